@@ -63,7 +63,11 @@ TFRT_API tfrt_code tfrt_status_code(tfrt_status status);
 TFRT_API const char *tfrt_status_message(tfrt_status status);
 /** Releases a status; NULL is allowed. */
 TFRT_API void tfrt_status_free(tfrt_status status);
-/** Creates a status (used by generated code and tests); code must not be OK. */
+/** Creates a status (used by generated code and tests) holding `code` and a
+ *  private copy of `message` (NULL is taken as ""). `code` must not be
+ *  TFRT_OK: for TFRT_OK the result is NULL, the OK status. When memory runs
+ *  out the result is a shared, immutable TFRT_OUT_OF_MEMORY status, never
+ *  NULL; tfrt_status_free() accepts it like any other status. */
 TFRT_API tfrt_status tfrt_status_create(tfrt_code code, const char *message);
 
 /*===--- Tensors -----------------------------------------------------------===*/
@@ -135,25 +139,43 @@ typedef struct tfrt_model_desc {
 /** One model instance: the descriptor plus its own workspace. */
 typedef struct tfrt_instance_s tfrt_instance;
 
-/** Validates `desc` and allocates an instance with its workspace. */
+/** Validates `desc` and allocates an instance with its workspace.
+ *  `*out` is set to the instance on success and to NULL on failure. Errors:
+ *  TFRT_INVALID_ARGUMENT for a NULL `desc` or `out`, an abi_version other than
+ *  TFRT_MODEL_ABI_VERSION, a workspace_alignment that is not a power of two, a
+ *  NULL entry, or a malformed tensor description (NULL array, unknown dtype,
+ *  negative rank or dimension, NULL dims); TFRT_OUT_OF_MEMORY when the
+ *  instance or its workspace cannot be allocated. The workspace is allocated
+ *  once, aligned to workspace_alignment, and is NULL when workspace_size is 0.
+ *  `desc` must outlive the instance. */
 TFRT_API tfrt_status tfrt_model_create(const tfrt_model_desc *desc,
                                        tfrt_instance **out);
-/** Checks count, null buffers, dtypes, ranks and dims, then runs the model. */
+/** Checks count, null buffers, dtypes, ranks and dims, then runs the model.
+ *  `num_inputs`/`num_outputs` must equal the descriptor's counts; the arrays
+ *  may be NULL only when their count is 0; every tensor needs non-NULL data
+ *  and exactly the descriptor's dtype, rank and dims. Any mismatch returns
+ *  TFRT_INVALID_ARGUMENT naming the tensor (e.g. "input 'x': shape [1,3] does
+ *  not match the model's [1,4]") and runs nothing. A successful run performs
+ *  no allocation. */
 TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
                                     const tfrt_tensor *inputs,
                                     size_t num_inputs,
                                     const tfrt_tensor *outputs,
                                     size_t num_outputs);
-/** Releases an instance and its workspace; NULL is allowed. */
+/** Releases an instance and its workspace; NULL is allowed. Always returns
+ *  NULL (OK); the status return keeps room for future resources. */
 TFRT_API tfrt_status tfrt_model_destroy(tfrt_instance *instance);
-/** The descriptor an instance was created from. */
+/** The descriptor an instance was created from (NULL for a NULL instance). */
 TFRT_API const tfrt_model_desc *tfrt_model_descriptor(
     const tfrt_instance *instance);
-/** Copies the description of input `index` into `*out`. */
+/** Copies the description of input `index` into `*out`. The copy points into
+ *  the descriptor (name, dims). TFRT_INVALID_ARGUMENT for a NULL `desc` or
+ *  `out`, or `index` >= num_inputs. */
 TFRT_API tfrt_status tfrt_model_input_info(const tfrt_model_desc *desc,
                                            size_t index,
                                            tfrt_tensor_desc *out);
-/** Copies the description of output `index` into `*out`. */
+/** Copies the description of output `index` into `*out`; errors as for
+ *  tfrt_model_input_info(). */
 TFRT_API tfrt_status tfrt_model_output_info(const tfrt_model_desc *desc,
                                             size_t index,
                                             tfrt_tensor_desc *out);

@@ -1,0 +1,352 @@
+//===- Model.cpp - model instances: create, run, destroy ------------------===//
+//
+// An instance couples a read-only tfrt_model_desc with the workspace arena it
+// owns (allocated once, aligned as the descriptor asks) and a preallocated
+// array of buffer pointers, so tfrt_model_run() never allocates on success.
+// tfrt_model_run() validates every caller tensor against the descriptor
+// (count, data pointer, dtype, rank, dims) before it calls the generated
+// entry, which itself never fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+using tfrt::rt::MessageBuilder;
+using tfrt::rt::modelName;
+
+struct tfrt_instance_s {
+  const tfrt_model_desc *desc;
+  /// The arena; NULL when the descriptor's workspace_size is 0.
+  void *workspace;
+  /// num_inputs + num_outputs entries, filled by every run.
+  void **buffers;
+};
+
+namespace {
+
+bool isPowerOfTwo(uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
+
+tfrt_status invalidArgument(const char *message) {
+  return tfrt_status_create(TFRT_INVALID_ARGUMENT, message);
+}
+
+/// Checks the static description of input or output `index` of `desc`.
+tfrt_status checkTensorDesc(const tfrt_model_desc *desc, const char *kind,
+                            size_t index, const tfrt_tensor_desc &tensor) {
+  const char *problem = nullptr;
+  if (tfrt_dtype_size(tensor.dtype) == 0)
+    problem = "has an unsupported dtype code ";
+  else if (tensor.rank < 0)
+    problem = "has a negative rank";
+  else if (tensor.rank > 0 && !tensor.dims)
+    problem = "has a null dims pointer";
+  else
+    for (int32_t i = 0; i < tensor.rank; ++i)
+      if (tensor.dims[i] < 0)
+        problem = "has a negative dimension";
+  if (!problem)
+    return nullptr;
+  MessageBuilder message;
+  message.append("model '")
+      .append(modelName(desc))
+      .append("': descriptor of ")
+      .append(kind)
+      .append(" ")
+      .appendUInt(index)
+      .append(" (")
+      .appendName(tensor.name, index)
+      .append(") ")
+      .append(problem);
+  if (tfrt_dtype_size(tensor.dtype) == 0)
+    message.appendInt(tensor.dtype);
+  return message.toStatus(TFRT_INVALID_ARGUMENT);
+}
+
+/// Checks the whole descriptor before an instance is created from it.
+tfrt_status checkDescriptor(const tfrt_model_desc *desc) {
+  if (desc->abi_version != TFRT_MODEL_ABI_VERSION) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(desc))
+        .append("': descriptor ABI version ")
+        .appendUInt(desc->abi_version)
+        .append(" is not supported (runtime ABI version ")
+        .appendUInt(TFRT_MODEL_ABI_VERSION)
+        .append(")");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  if (!isPowerOfTwo(desc->workspace_alignment)) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(desc))
+        .append("': workspace alignment ")
+        .appendUInt(desc->workspace_alignment)
+        .append(" is not a power of two");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  if (!desc->entry) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(desc))
+        .append("': null entry function");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  const struct {
+    const char *kind;
+    uint32_t count;
+    const tfrt_tensor_desc *tensors;
+  } groups[] = {{"input", desc->num_inputs, desc->inputs},
+                {"output", desc->num_outputs, desc->outputs}};
+  for (const auto &group : groups) {
+    if (group.count > 0 && !group.tensors) {
+      MessageBuilder message;
+      message.append("model '")
+          .append(modelName(desc))
+          .append("': null ")
+          .append(group.kind)
+          .append(" descriptor array");
+      return message.toStatus(TFRT_INVALID_ARGUMENT);
+    }
+    for (uint32_t i = 0; i < group.count; ++i)
+      if (tfrt_status status =
+              checkTensorDesc(desc, group.kind, i, group.tensors[i]))
+        return status;
+  }
+  return nullptr;
+}
+
+/// Checks a caller tensor against the descriptor's tensor `expected`.
+tfrt_status checkTensor(const char *kind, size_t index,
+                        const tfrt_tensor_desc &expected,
+                        const tfrt_tensor &actual) {
+  MessageBuilder message;
+  if (!actual.data) {
+    message.append(kind)
+        .append(" ")
+        .appendUInt(index)
+        .append(" (")
+        .appendName(expected.name, index)
+        .append("): null data pointer");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  message.append(kind)
+      .append(" ")
+      .appendName(expected.name, index)
+      .append(": ");
+  if (actual.dtype != expected.dtype) {
+    message.append("dtype ")
+        .append(tfrt_dtype_name(actual.dtype))
+        .append(" does not match the model's ")
+        .append(tfrt_dtype_name(expected.dtype));
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  if (actual.rank > 0 && !actual.dims) {
+    message.append("null dims pointer for rank ").appendInt(actual.rank);
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  if (actual.rank != expected.rank) {
+    message.append("rank ")
+        .appendInt(actual.rank)
+        .append(" does not match the model's rank ")
+        .appendInt(expected.rank)
+        .append(" (shape ")
+        .appendShape(actual.rank, actual.dims)
+        .append(" vs the model's ")
+        .appendShape(expected.rank, expected.dims)
+        .append(")");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  for (int32_t i = 0; i < expected.rank; ++i) {
+    if (actual.dims[i] == expected.dims[i])
+      continue;
+    message.append("shape ")
+        .appendShape(actual.rank, actual.dims)
+        .append(" does not match the model's ")
+        .appendShape(expected.rank, expected.dims);
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  return nullptr;
+}
+
+/// Checks a count and array of caller tensors against the descriptor.
+tfrt_status checkTensors(const tfrt_model_desc *desc, const char *kind,
+                         uint32_t expectedCount,
+                         const tfrt_tensor_desc *expected,
+                         const tfrt_tensor *actual, size_t actualCount) {
+  if (actualCount != expectedCount) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(desc))
+        .append("': expected ")
+        .appendUInt(expectedCount)
+        .append(" ")
+        .append(kind)
+        .append("s, got ")
+        .appendUInt(actualCount);
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  if (actualCount > 0 && !actual) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(desc))
+        .append("': null ")
+        .append(kind)
+        .append("s array for ")
+        .appendUInt(actualCount)
+        .append(" ")
+        .append(kind)
+        .append("s");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  for (size_t i = 0; i < actualCount; ++i)
+    if (tfrt_status status = checkTensor(kind, i, expected[i], actual[i]))
+      return status;
+  return nullptr;
+}
+
+tfrt_status checkInfoArgs(const tfrt_model_desc *desc, const char *kind,
+                          size_t index, uint32_t count, tfrt_tensor_desc *out) {
+  if (!desc)
+    return invalidArgument("tensor info: null model descriptor");
+  if (!out)
+    return invalidArgument("tensor info: null output pointer");
+  if (index < count)
+    return nullptr;
+  MessageBuilder message;
+  message.append("model '")
+      .append(modelName(desc))
+      .append("': ")
+      .append(kind)
+      .append(" index ")
+      .appendUInt(index)
+      .append(" is out of range (the model has ")
+      .appendUInt(count)
+      .append(" ")
+      .append(kind)
+      .append("s)");
+  return message.toStatus(TFRT_INVALID_ARGUMENT);
+}
+
+} // namespace
+
+extern "C" {
+
+TFRT_API tfrt_status tfrt_model_create(const tfrt_model_desc *desc,
+                                       tfrt_instance **out) {
+  if (!out)
+    return invalidArgument("tfrt_model_create: null output pointer");
+  *out = nullptr;
+  if (!desc)
+    return invalidArgument("tfrt_model_create: null model descriptor");
+  if (tfrt_status status = checkDescriptor(desc))
+    return status;
+
+  size_t numBuffers = size_t(desc->num_inputs) + size_t(desc->num_outputs);
+  void *block = malloc(sizeof(tfrt_instance_s) + numBuffers * sizeof(void *));
+  if (!block) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(desc))
+        .append("': cannot allocate an instance");
+    return message.toStatus(TFRT_OUT_OF_MEMORY);
+  }
+  auto *instance = static_cast<tfrt_instance_s *>(block);
+  instance->desc = desc;
+  instance->workspace = nullptr;
+  instance->buffers = reinterpret_cast<void **>(instance + 1);
+  memset(instance->buffers, 0, numBuffers * sizeof(void *));
+
+  if (desc->workspace_size > 0) {
+    // posix_memalign wants a multiple of sizeof(void *); a larger power of two
+    // still satisfies the descriptor's alignment.
+    uint64_t alignment = desc->workspace_alignment;
+    if (alignment < sizeof(void *))
+      alignment = sizeof(void *);
+    void *workspace = nullptr;
+    if (desc->workspace_size > SIZE_MAX || alignment > SIZE_MAX ||
+        posix_memalign(&workspace, size_t(alignment),
+                       size_t(desc->workspace_size)) != 0) {
+      free(instance);
+      MessageBuilder message;
+      message.append("model '")
+          .append(modelName(desc))
+          .append("': cannot allocate a workspace of ")
+          .appendUInt(desc->workspace_size)
+          .append(" bytes aligned to ")
+          .appendUInt(desc->workspace_alignment);
+      return message.toStatus(TFRT_OUT_OF_MEMORY);
+    }
+    instance->workspace = workspace;
+  }
+  *out = instance;
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
+                                    const tfrt_tensor *inputs,
+                                    size_t num_inputs,
+                                    const tfrt_tensor *outputs,
+                                    size_t num_outputs) {
+  if (!instance)
+    return invalidArgument("tfrt_model_run: null instance");
+  const tfrt_model_desc *desc = instance->desc;
+  if (tfrt_status status = checkTensors(desc, "input", desc->num_inputs,
+                                        desc->inputs, inputs, num_inputs))
+    return status;
+  if (tfrt_status status = checkTensors(desc, "output", desc->num_outputs,
+                                        desc->outputs, outputs, num_outputs))
+    return status;
+
+  void **inputBuffers = instance->buffers;
+  void **outputBuffers = instance->buffers + num_inputs;
+  for (size_t i = 0; i < num_inputs; ++i)
+    inputBuffers[i] = inputs[i].data;
+  for (size_t i = 0; i < num_outputs; ++i)
+    outputBuffers[i] = outputs[i].data;
+  desc->entry(inputBuffers, outputBuffers, instance->workspace);
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_model_destroy(tfrt_instance *instance) {
+  if (!instance)
+    return nullptr;
+  free(instance->workspace);
+  free(instance);
+  return nullptr;
+}
+
+TFRT_API const tfrt_model_desc *
+tfrt_model_descriptor(const tfrt_instance *instance) {
+  return instance ? instance->desc : nullptr;
+}
+
+TFRT_API tfrt_status tfrt_model_input_info(const tfrt_model_desc *desc,
+                                           size_t index,
+                                           tfrt_tensor_desc *out) {
+  if (tfrt_status status =
+          checkInfoArgs(desc, "input", index, desc ? desc->num_inputs : 0, out))
+    return status;
+  if (!desc->inputs)
+    return invalidArgument("tfrt_model_input_info: null input array");
+  *out = desc->inputs[index];
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_model_output_info(const tfrt_model_desc *desc,
+                                            size_t index,
+                                            tfrt_tensor_desc *out) {
+  if (tfrt_status status = checkInfoArgs(desc, "output", index,
+                                         desc ? desc->num_outputs : 0, out))
+    return status;
+  if (!desc->outputs)
+    return invalidArgument("tfrt_model_output_info: null output array");
+  *out = desc->outputs[index];
+  return nullptr;
+}
+
+} // extern "C"

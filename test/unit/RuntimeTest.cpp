@@ -1,0 +1,559 @@
+//===- RuntimeTest.cpp - unit tests for the runtime-lib C ABI -------------===//
+//
+// Exercises runtime-lib through its public C header with a hand-written model
+// descriptor whose entry adds two float32 [2,3] inputs into one output and
+// records the workspace pointer it was given. Covers statuses, dtype helpers,
+// instance lifetime, every validation error of tfrt_model_create and
+// tfrt_model_run, workspace size/alignment and concurrent instances.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfrt/runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// A fake compiled model: out = a + b over float32 [2,3].
+//===----------------------------------------------------------------------===//
+
+constexpr uint64_t kWorkspaceSize = 96;
+constexpr uint64_t kWorkspaceAlignment = 64;
+
+const int64_t kDims[] = {2, 3};
+const tfrt_tensor_desc kInputs[] = {
+    {"a", TFRT_DTYPE_FLOAT32, 2, kDims},
+    {"b", TFRT_DTYPE_FLOAT32, 2, kDims},
+};
+const tfrt_tensor_desc kOutputs[] = {
+    {"sum", TFRT_DTYPE_FLOAT32, 2, kDims},
+};
+
+/// The workspace pointer of the last run on this thread (set by addEntry).
+thread_local void *tLastWorkspace = nullptr;
+
+/// Entry of the fake model: stages a + b in the workspace, copies it to the
+/// output and records the workspace pointer it was given.
+void addEntry(void *const *inputs, void *const *outputs, void *workspace) {
+  const float *a = static_cast<const float *>(inputs[0]);
+  const float *b = static_cast<const float *>(inputs[1]);
+  float *out = static_cast<float *>(outputs[0]);
+  float *scratch = static_cast<float *>(workspace);
+  for (int i = 0; i < 6; ++i)
+    scratch[i] = a[i] + b[i];
+  std::memcpy(out, scratch, 6 * sizeof(float));
+  tLastWorkspace = workspace;
+}
+
+tfrt_model_desc makeDesc() {
+  tfrt_model_desc desc{};
+  desc.abi_version = TFRT_MODEL_ABI_VERSION;
+  desc.num_inputs = 2;
+  desc.num_outputs = 1;
+  desc.flags = 0;
+  desc.name = "fakeadd";
+  desc.inputs = kInputs;
+  desc.outputs = kOutputs;
+  desc.workspace_size = kWorkspaceSize;
+  desc.workspace_alignment = kWorkspaceAlignment;
+  desc.entry = addEntry;
+  return desc;
+}
+
+const tfrt_model_desc kDesc = makeDesc();
+
+/// Owns a status for the duration of a test expression.
+struct Status {
+  explicit Status(tfrt_status status) : status(status) {}
+  ~Status() { tfrt_status_free(status); }
+  Status(const Status &) = delete;
+  Status &operator=(const Status &) = delete;
+  tfrt_code code() const { return tfrt_status_code(status); }
+  std::string message() const { return tfrt_status_message(status); }
+  bool ok() const { return status == nullptr; }
+  tfrt_status status;
+};
+
+/// Buffers and tensors for one call of the fake model.
+struct Call {
+  Call() {
+    for (int i = 0; i < 6; ++i) {
+      a[i] = float(i);
+      b[i] = float(10 * i);
+    }
+    inputs[0] = {a, TFRT_DTYPE_FLOAT32, 2, dims};
+    inputs[1] = {b, TFRT_DTYPE_FLOAT32, 2, dims};
+    outputs[0] = {out, TFRT_DTYPE_FLOAT32, 2, dims};
+  }
+  tfrt_status run(tfrt_instance *instance) {
+    return tfrt_model_run(instance, inputs, 2, outputs, 1);
+  }
+  float a[6], b[6], out[6] = {};
+  int64_t dims[2] = {2, 3};
+  tfrt_tensor inputs[2];
+  tfrt_tensor outputs[1];
+};
+
+/// Creates an instance of `desc` and destroys it at scope exit.
+struct Instance {
+  explicit Instance(const tfrt_model_desc *desc = &kDesc) {
+    Status status(tfrt_model_create(desc, &instance));
+    EXPECT_TRUE(status.ok()) << status.message();
+  }
+  ~Instance() { Status(tfrt_model_destroy(instance)); }
+  tfrt_instance *instance = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
+// Statuses
+//===----------------------------------------------------------------------===//
+
+TEST(Status, NullIsOk) {
+  EXPECT_EQ(tfrt_status_code(nullptr), TFRT_OK);
+  EXPECT_STREQ(tfrt_status_message(nullptr), "");
+  tfrt_status_free(nullptr); // must not crash
+}
+
+TEST(Status, CreateCopiesMessage) {
+  std::string text = "something failed";
+  tfrt_status status = tfrt_status_create(TFRT_INTERNAL, text.c_str());
+  ASSERT_NE(status, nullptr);
+  text[0] = 'X';
+  EXPECT_EQ(tfrt_status_code(status), TFRT_INTERNAL);
+  EXPECT_STREQ(tfrt_status_message(status), "something failed");
+  EXPECT_NE(tfrt_status_message(status), text.c_str());
+  tfrt_status_free(status);
+}
+
+TEST(Status, EveryErrorCodeRoundTrips) {
+  for (tfrt_code code :
+       {TFRT_INVALID_ARGUMENT, TFRT_OUT_OF_MEMORY, TFRT_FAILED_PRECONDITION,
+        TFRT_UNAVAILABLE, TFRT_CANCELLED, TFRT_INTERNAL}) {
+    Status status(tfrt_status_create(code, "m"));
+    EXPECT_EQ(status.code(), code);
+    EXPECT_EQ(status.message(), "m");
+  }
+}
+
+TEST(Status, NullMessageIsEmpty) {
+  Status status(tfrt_status_create(TFRT_CANCELLED, nullptr));
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.code(), TFRT_CANCELLED);
+  EXPECT_EQ(status.message(), "");
+}
+
+TEST(Status, CreateWithOkCodeIsNull) {
+  EXPECT_EQ(tfrt_status_create(TFRT_OK, "fine"), nullptr);
+}
+
+TEST(Status, LongMessage) {
+  std::string text(100000, 'y');
+  Status status(tfrt_status_create(TFRT_UNAVAILABLE, text.c_str()));
+  EXPECT_EQ(status.message(), text);
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+TEST(DType, SizesAndNames) {
+  struct Expected {
+    int32_t dtype;
+    size_t size;
+    const char *name;
+  };
+  const Expected table[] = {
+      {TFRT_DTYPE_FLOAT32, 4, "float32"},   {TFRT_DTYPE_UINT8, 1, "uint8"},
+      {TFRT_DTYPE_INT8, 1, "int8"},         {TFRT_DTYPE_UINT16, 2, "uint16"},
+      {TFRT_DTYPE_INT16, 2, "int16"},       {TFRT_DTYPE_INT32, 4, "int32"},
+      {TFRT_DTYPE_INT64, 8, "int64"},       {TFRT_DTYPE_BOOL, 1, "bool"},
+      {TFRT_DTYPE_FLOAT16, 2, "float16"},   {TFRT_DTYPE_FLOAT64, 8, "float64"},
+      {TFRT_DTYPE_UINT32, 4, "uint32"},     {TFRT_DTYPE_UINT64, 8, "uint64"},
+      {TFRT_DTYPE_BFLOAT16, 2, "bfloat16"},
+  };
+  for (const Expected &e : table) {
+    EXPECT_EQ(tfrt_dtype_size(e.dtype), e.size) << e.name;
+    EXPECT_STREQ(tfrt_dtype_name(e.dtype), e.name);
+  }
+}
+
+TEST(DType, UnknownCodes) {
+  for (int32_t code : {0, 8, 14, 15, 17, -1, 1000}) {
+    EXPECT_EQ(tfrt_dtype_size(code), 0u) << code;
+    EXPECT_STREQ(tfrt_dtype_name(code), "invalid") << code;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Instances
+//===----------------------------------------------------------------------===//
+
+TEST(Model, CreateRunDestroy) {
+  tfrt_instance *instance = nullptr;
+  Status created(tfrt_model_create(&kDesc, &instance));
+  ASSERT_TRUE(created.ok()) << created.message();
+  ASSERT_NE(instance, nullptr);
+  EXPECT_EQ(tfrt_model_descriptor(instance), &kDesc);
+
+  Call call;
+  Status ran(call.run(instance));
+  ASSERT_TRUE(ran.ok()) << ran.message();
+  for (int i = 0; i < 6; ++i)
+    EXPECT_FLOAT_EQ(call.out[i], float(11 * i));
+
+  // Running again reuses the same instance.
+  call.a[0] = 5;
+  Status again(call.run(instance));
+  ASSERT_TRUE(again.ok());
+  EXPECT_FLOAT_EQ(call.out[0], 5.0f);
+
+  EXPECT_EQ(tfrt_model_destroy(instance), nullptr);
+}
+
+TEST(Model, DestroyNullIsOk) {
+  EXPECT_EQ(tfrt_model_destroy(nullptr), nullptr);
+}
+
+TEST(Model, DescriptorOfNullInstance) {
+  EXPECT_EQ(tfrt_model_descriptor(nullptr), nullptr);
+}
+
+TEST(Model, WorkspaceIsAlignedAndSized) {
+  for (uint64_t alignment : {1u, 2u, 8u, 16u, 64u, 256u, 4096u}) {
+    for (uint64_t size : {uint64_t(24), uint64_t(1000), uint64_t(1) << 20}) {
+      tfrt_model_desc desc = kDesc;
+      desc.workspace_size = size;
+      desc.workspace_alignment = alignment;
+      Instance instance(&desc);
+      ASSERT_NE(instance.instance, nullptr);
+      Call call;
+      tLastWorkspace = nullptr;
+      Status status(call.run(instance.instance));
+      ASSERT_TRUE(status.ok()) << status.message();
+      ASSERT_NE(tLastWorkspace, nullptr);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(tLastWorkspace) % alignment, 0u)
+          << "alignment " << alignment;
+      // The whole planned arena must be writable.
+      std::memset(tLastWorkspace, 0xab, size_t(size));
+    }
+  }
+}
+
+TEST(Model, ZeroWorkspace) {
+  tfrt_model_desc desc = kDesc;
+  desc.workspace_size = 0;
+  desc.workspace_alignment = 1;
+  desc.entry = [](void *const *inputs, void *const *outputs, void *workspace) {
+    tLastWorkspace = workspace;
+    const float *a = static_cast<const float *>(inputs[0]);
+    const float *b = static_cast<const float *>(inputs[1]);
+    float *out = static_cast<float *>(outputs[0]);
+    for (int i = 0; i < 6; ++i)
+      out[i] = a[i] + b[i];
+  };
+  Instance instance(&desc);
+  ASSERT_NE(instance.instance, nullptr);
+  Call call;
+  tLastWorkspace = &call;
+  Status status(call.run(instance.instance));
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(tLastWorkspace, nullptr);
+  EXPECT_FLOAT_EQ(call.out[5], 55.0f);
+}
+
+TEST(Model, InstancesHaveDistinctWorkspaces) {
+  Instance first, second;
+  ASSERT_NE(first.instance, nullptr);
+  ASSERT_NE(second.instance, nullptr);
+  Call call;
+  Status run1(call.run(first.instance));
+  char *workspace1 = static_cast<char *>(tLastWorkspace);
+  Status run2(call.run(second.instance));
+  char *workspace2 = static_cast<char *>(tLastWorkspace);
+  Status run3(call.run(first.instance));
+  char *workspace1Again = static_cast<char *>(tLastWorkspace);
+  ASSERT_TRUE(run1.ok() && run2.ok() && run3.ok());
+  ASSERT_NE(workspace1, nullptr);
+  EXPECT_NE(workspace1, workspace2);
+  EXPECT_EQ(workspace1, workspace1Again)
+      << "the workspace is allocated once per instance";
+  // The arenas must not overlap.
+  EXPECT_TRUE(workspace1 + kWorkspaceSize <= workspace2 ||
+              workspace2 + kWorkspaceSize <= workspace1);
+}
+
+//===----------------------------------------------------------------------===//
+// tfrt_model_create validation
+//===----------------------------------------------------------------------===//
+
+TEST(ModelCreate, NullArguments) {
+  tfrt_instance *instance = reinterpret_cast<tfrt_instance *>(0x1);
+  Status nullDesc(tfrt_model_create(nullptr, &instance));
+  EXPECT_EQ(nullDesc.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(instance, nullptr);
+  EXPECT_NE(nullDesc.message().find("descriptor"), std::string::npos);
+
+  Status nullOut(tfrt_model_create(&kDesc, nullptr));
+  EXPECT_EQ(nullOut.code(), TFRT_INVALID_ARGUMENT);
+}
+
+TEST(ModelCreate, BadAbiVersion) {
+  tfrt_model_desc desc = kDesc;
+  desc.abi_version = TFRT_MODEL_ABI_VERSION + 1;
+  tfrt_instance *instance = nullptr;
+  Status status(tfrt_model_create(&desc, &instance));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(instance, nullptr);
+  EXPECT_NE(status.message().find("ABI version 2"), std::string::npos)
+      << status.message();
+  EXPECT_NE(status.message().find("fakeadd"), std::string::npos);
+}
+
+TEST(ModelCreate, AlignmentMustBeAPowerOfTwo) {
+  for (uint64_t alignment : {0u, 3u, 12u, 100u}) {
+    tfrt_model_desc desc = kDesc;
+    desc.workspace_alignment = alignment;
+    tfrt_instance *instance = nullptr;
+    Status status(tfrt_model_create(&desc, &instance));
+    EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT) << alignment;
+    EXPECT_NE(status.message().find("power of two"), std::string::npos);
+    EXPECT_EQ(instance, nullptr);
+  }
+}
+
+TEST(ModelCreate, NullEntry) {
+  tfrt_model_desc desc = kDesc;
+  desc.entry = nullptr;
+  tfrt_instance *instance = nullptr;
+  Status status(tfrt_model_create(&desc, &instance));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_NE(status.message().find("entry"), std::string::npos);
+}
+
+TEST(ModelCreate, MalformedTensorDescriptions) {
+  const int64_t negative[] = {2, -1};
+  const tfrt_tensor_desc badDtype[] = {{"a", 99, 2, kDims}, kInputs[1]};
+  const tfrt_tensor_desc nullDims[] = {{"a", TFRT_DTYPE_FLOAT32, 2, nullptr},
+                                       kInputs[1]};
+  const tfrt_tensor_desc negRank[] = {{"a", TFRT_DTYPE_FLOAT32, -1, kDims},
+                                      kInputs[1]};
+  const tfrt_tensor_desc negDim[] = {{"a", TFRT_DTYPE_FLOAT32, 2, negative},
+                                     kInputs[1]};
+  for (const tfrt_tensor_desc *inputs :
+       {badDtype, nullDims, negRank, negDim,
+        static_cast<const tfrt_tensor_desc *>(nullptr)}) {
+    tfrt_model_desc desc = kDesc;
+    desc.inputs = inputs;
+    tfrt_instance *instance = nullptr;
+    Status status(tfrt_model_create(&desc, &instance));
+    EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+    EXPECT_EQ(instance, nullptr);
+  }
+}
+
+TEST(ModelCreate, HugeWorkspaceIsOutOfMemory) {
+  tfrt_model_desc desc = kDesc;
+  desc.workspace_size = UINT64_MAX / 2;
+  tfrt_instance *instance = nullptr;
+  Status status(tfrt_model_create(&desc, &instance));
+  EXPECT_EQ(status.code(), TFRT_OUT_OF_MEMORY) << status.message();
+  EXPECT_EQ(instance, nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// tfrt_model_run validation
+//===----------------------------------------------------------------------===//
+
+TEST(ModelRun, NullInstance) {
+  Call call;
+  Status status(call.run(nullptr));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_NE(status.message().find("null instance"), std::string::npos);
+}
+
+TEST(ModelRun, WrongInputCount) {
+  Instance instance;
+  Call call;
+  Status status(
+      tfrt_model_run(instance.instance, call.inputs, 1, call.outputs, 1));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(status.message(), "model 'fakeadd': expected 2 inputs, got 1");
+}
+
+TEST(ModelRun, WrongOutputCount) {
+  Instance instance;
+  Call call;
+  Status status(
+      tfrt_model_run(instance.instance, call.inputs, 2, call.outputs, 0));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(status.message(), "model 'fakeadd': expected 1 outputs, got 0");
+}
+
+TEST(ModelRun, NullArrays) {
+  Instance instance;
+  Call call;
+  Status inputs(tfrt_model_run(instance.instance, nullptr, 2, call.outputs, 1));
+  EXPECT_EQ(inputs.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_NE(inputs.message().find("null inputs array"), std::string::npos);
+  Status outputs(tfrt_model_run(instance.instance, call.inputs, 2, nullptr, 1));
+  EXPECT_EQ(outputs.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_NE(outputs.message().find("null outputs array"), std::string::npos);
+}
+
+TEST(ModelRun, NullData) {
+  Instance instance;
+  Call call;
+  call.inputs[1].data = nullptr;
+  Status input(call.run(instance.instance));
+  EXPECT_EQ(input.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(input.message(), "input 1 ('b'): null data pointer");
+
+  Call call2;
+  call2.outputs[0].data = nullptr;
+  Status output(call2.run(instance.instance));
+  EXPECT_EQ(output.message(), "output 0 ('sum'): null data pointer");
+}
+
+TEST(ModelRun, WrongDtype) {
+  Instance instance;
+  Call call;
+  call.inputs[0].dtype = TFRT_DTYPE_INT64;
+  Status status(call.run(instance.instance));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(status.message(),
+            "input 'a': dtype int64 does not match the model's float32");
+}
+
+TEST(ModelRun, WrongRank) {
+  Instance instance;
+  Call call;
+  int64_t dims3[] = {2, 3, 1};
+  call.outputs[0].rank = 3;
+  call.outputs[0].dims = dims3;
+  Status status(call.run(instance.instance));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(status.message(),
+            "output 'sum': rank 3 does not match the model's rank 2 (shape "
+            "[2,3,1] vs the model's [2,3])");
+}
+
+TEST(ModelRun, WrongDims) {
+  Instance instance;
+  Call call;
+  int64_t dims[] = {2, 4};
+  call.inputs[1].dims = dims;
+  Status status(call.run(instance.instance));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(status.message(),
+            "input 'b': shape [2,4] does not match the model's [2,3]");
+}
+
+TEST(ModelRun, NullDims) {
+  Instance instance;
+  Call call;
+  call.inputs[0].dims = nullptr;
+  Status status(call.run(instance.instance));
+  EXPECT_EQ(status.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_NE(status.message().find("null dims"), std::string::npos);
+}
+
+TEST(ModelRun, FailedValidationRunsNothing) {
+  Instance instance;
+  Call call;
+  int64_t dims[] = {3, 2};
+  call.inputs[0].dims = dims;
+  for (float &value : call.out)
+    value = -1.0f;
+  Status status(call.run(instance.instance));
+  EXPECT_FALSE(status.ok());
+  for (float value : call.out)
+    EXPECT_EQ(value, -1.0f);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor info
+//===----------------------------------------------------------------------===//
+
+TEST(ModelInfo, InputsAndOutputs) {
+  tfrt_tensor_desc info{};
+  Status in(tfrt_model_input_info(&kDesc, 1, &info));
+  ASSERT_TRUE(in.ok());
+  EXPECT_STREQ(info.name, "b");
+  EXPECT_EQ(info.dtype, TFRT_DTYPE_FLOAT32);
+  EXPECT_EQ(info.rank, 2);
+  EXPECT_EQ(info.dims[1], 3);
+  Status out(tfrt_model_output_info(&kDesc, 0, &info));
+  ASSERT_TRUE(out.ok());
+  EXPECT_STREQ(info.name, "sum");
+}
+
+TEST(ModelInfo, IndexOutOfRange) {
+  tfrt_tensor_desc info{};
+  Status in(tfrt_model_input_info(&kDesc, 2, &info));
+  EXPECT_EQ(in.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_NE(in.message().find("out of range"), std::string::npos);
+  Status out(tfrt_model_output_info(&kDesc, 1, &info));
+  EXPECT_EQ(out.code(), TFRT_INVALID_ARGUMENT);
+  Status huge(tfrt_model_output_info(&kDesc, SIZE_MAX, &info));
+  EXPECT_EQ(huge.code(), TFRT_INVALID_ARGUMENT);
+}
+
+TEST(ModelInfo, NullArguments) {
+  tfrt_tensor_desc info{};
+  Status nullDesc(tfrt_model_input_info(nullptr, 0, &info));
+  EXPECT_EQ(nullDesc.code(), TFRT_INVALID_ARGUMENT);
+  Status nullOut(tfrt_model_output_info(&kDesc, 0, nullptr));
+  EXPECT_EQ(nullOut.code(), TFRT_INVALID_ARGUMENT);
+}
+
+//===----------------------------------------------------------------------===//
+// Concurrency
+//===----------------------------------------------------------------------===//
+
+TEST(ModelConcurrency, InstancesRunInParallel) {
+  constexpr int kThreads = 4;
+  constexpr int kRuns = 10000;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &failures] {
+      tfrt_instance *instance = nullptr;
+      tfrt_status created = tfrt_model_create(&kDesc, &instance);
+      if (created) {
+        tfrt_status_free(created);
+        ++failures;
+        return;
+      }
+      Call call;
+      for (int run = 0; run < kRuns; ++run) {
+        for (int i = 0; i < 6; ++i) {
+          call.a[i] = float(t * 1000 + run % 100);
+          call.b[i] = float(i);
+        }
+        tfrt_status status = call.run(instance);
+        if (status) {
+          tfrt_status_free(status);
+          ++failures;
+          break;
+        }
+        for (int i = 0; i < 6; ++i)
+          if (call.out[i] != float(t * 1000 + run % 100 + i))
+            ++failures;
+      }
+      tfrt_model_destroy(instance);
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+} // namespace
