@@ -1,0 +1,94 @@
+# -*- Python -*-
+# lit configuration of the tfrt-compile test suite.
+#
+# Run through ctest (`ctest --test-dir build -R lit`), `ninja -C build
+# check-tfrt`, or by hand:
+#   lit -sv --param tfrt_site_config=build/test/lit.site.cfg.py test/
+# Without that parameter the site config of build/ at the repository root is
+# used.
+#
+# Substitutions: tfrt-opt, tfrt-compile, tfrt-run (this build's tools),
+# FileCheck, not, count, split-file (LLVM's), %cc (clang-22), %runtime_include,
+# %runtime_lib (libtfrt_runtime.a), %python (python with onnx and numpy),
+# %onnx_testdata (ONNX backend test data), %npm_models (PP-OCR models).
+# Features: onnx-testdata, npm-models.
+
+import os
+import re
+
+import lit.formats
+import lit.util
+
+
+def _load_site_config():
+    site = lit_config.params.get("tfrt_site_config")
+    if not site:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        site = os.path.join(root, "build", "test", "lit.site.cfg.py")
+    if not os.path.isfile(site):
+        lit_config.fatal(
+            "no site config at %s: configure the build first (scripts/build.sh) "
+            "or pass --param tfrt_site_config=BUILD/test/lit.site.cfg.py" % site)
+    # The site config sets the paths and loads this file again.
+    lit_config.load_config(config, site)
+
+
+def _tool_pattern(name):
+    # The tool name as a whole word of a RUN line: not part of a longer word,
+    # option or path (so `count` in `--count=2` or `out/count.txt` stays).
+    return r"(?<![^\s|;&(])" + re.escape(name) + r"(?![^\s|;&)])"
+
+
+def _configure():
+    config.name = "tfrt-compile"
+    config.test_format = lit.formats.ShTest(execute_external=False)
+    config.suffixes = [".mlir", ".json", ".test"]
+    config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+    config.test_exec_root = config.tfrt_test_obj_root
+    # Directories and files that hold no lit tests.
+    config.excludes = ["unit", "Inputs", "CMakeLists.txt", "lit.cfg.py",
+                       "lit.site.cfg.py", "lit.site.cfg.py.in", "README.md"]
+
+    llvm_tools = config.llvm_tools_dir
+    if not os.path.isdir(llvm_tools):
+        llvm_tools = "/usr/lib/llvm-22/bin"
+    path = os.pathsep.join([config.tfrt_tools_dir, llvm_tools,
+                            config.environment.get("PATH", os.environ.get("PATH", ""))])
+    config.environment["PATH"] = path
+    for var in ("HOME", "TMPDIR", "LANG", "LC_ALL"):
+        if var in os.environ:
+            config.environment[var] = os.environ[var]
+
+    subs = []
+    # Longest first, so no %-name is cut by a shorter one.
+    subs.append(("%runtime_include", config.tfrt_runtime_include_dir))
+    subs.append(("%runtime_lib", config.tfrt_runtime_lib))
+    subs.append(("%onnx_testdata", config.onnx_testdata_dir))
+    npm_models = os.path.join(config.tfrt_src_root, "third_party", "npm",
+                              "package", "assets")
+    subs.append(("%npm_models", npm_models))
+    subs.append(("%python", config.python_executable))
+    subs.append(("%cc", config.tfrt_cc))
+    for tool in ("tfrt-compile", "tfrt-opt", "tfrt-run"):
+        subs.append((_tool_pattern(tool), os.path.join(config.tfrt_tools_dir, tool)))
+    for tool in ("FileCheck", "not", "count", "split-file"):
+        found = os.path.join(llvm_tools, tool)
+        if not os.path.exists(found):
+            found = lit.util.which(tool, path) or tool
+        subs.append((_tool_pattern(tool), found))
+    config.substitutions.extend(subs)
+
+    if os.path.isdir(config.onnx_testdata_dir):
+        config.available_features.add("onnx-testdata")
+    cls_model = os.path.join(npm_models, "ch_ppocr_mobile_v2.0_cls_infer.onnx")
+    if os.path.isfile(cls_model):
+        config.available_features.add("npm-models")
+    for tool in ("tfrt-compile", "tfrt-opt", "tfrt-run"):
+        if not os.path.exists(os.path.join(config.tfrt_tools_dir, tool)):
+            lit_config.note("%s is not built yet (%s)" % (tool, config.tfrt_tools_dir))
+
+
+if getattr(config, "tfrt_tools_dir", None) is None:
+    _load_site_config()
+else:
+    _configure()
