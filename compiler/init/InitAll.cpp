@@ -1,0 +1,29 @@
+//===- InitAll.cpp - register every dialect and pass ----------------------===//
+//
+// Registers the graph dialect, the upstream dialects and extensions the
+// pipeline lowers through, and every pass (ours and upstream) for tfrt-opt.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/init/InitAll.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "passes/Graph/Passes.h"
+#include "passes/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void tfrt::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<tfrt::graph::GraphDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}
+
+void tfrt::registerAllPasses() {
+  mlir::registerAllPasses();
+  tfrt::graph::registerGraphPasses();
+  tfrt::registerProjectPasses();
+}

@@ -1,0 +1,32 @@
+//===- Passes.h - dialect conversions ---------------------------*- C++ -*-===//
+//
+// Declarations of the conversion passes (generated from Passes.td) and the
+// pattern population entry points they use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_CONVERSION_PASSES_H
+#define TFRT_PASSES_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tfrt {
+
+#define GEN_PASS_DECL
+#include "passes/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Conversion/Passes.h.inc"
+
+/// Adds the graph -> linalg/tensor/arith/math conversion patterns.
+void populateGraphToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace tfrt
+
+#endif // TFRT_PASSES_CONVERSION_PASSES_H

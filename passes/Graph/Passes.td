@@ -1,0 +1,53 @@
+//===- Passes.td - graph-level passes ------------------------*- tablegen -*-===//
+//
+// Passes on the graph dialect: shape specialisation with interleaved constant
+// folding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_GRAPH_PASSES
+#define TFRT_PASSES_GRAPH_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def SpecializeShapes : Pass<"tfrt-specialize-shapes", "mlir::ModuleOp"> {
+  let summary = "Fix input shapes, infer every shape and fold shape subgraphs";
+  let description = [{
+    Sets the argument types of the model's entry function from
+    `input-shapes` (`NAME=D0xD1x...`, NAME being the argument's
+    `graph.name` attribute or `argN`), then walks every function in order:
+    each graph op's result types are re-inferred from its (now more precise)
+    operands and the op is folded when its operands are constants, so that
+    shape-computing subgraphs (`graph.shape` -> `graph.slice` ->
+    `graph.concat` -> `graph.reshape`) become constants. Function result types
+    are updated last. With `require-static`, any tensor left with an unknown
+    dimension is an error naming the op and its node.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<?x4xf32>) -> tensor<*xf32> {
+      %s = graph.shape %x : (tensor<?x4xf32>) -> tensor<2xi64>
+      %r = graph.reshape %x, %s {allowzero = false} : (tensor<?x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+      return %r : tensor<*xf32>
+    }
+    ```
+    After `tfrt-specialize-shapes{input-shapes=arg0=2x4}`:
+    ```mlir
+    func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+      %r = graph.reshape %x, %cst {allowzero = false} : (tensor<2x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+      return %r : tensor<2x4xf32>
+    }
+    ```
+  }];
+  let options = [
+    ListOption<"inputShapes", "input-shapes", "std::string",
+               "NAME=D0xD1x... shapes of the entry function's inputs">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "Entry function (default: the only public function)">,
+    Option<"requireStatic", "require-static", "bool", /*default=*/"false",
+           "Fail when a shape stays unknown">,
+  ];
+  let dependentDialects = ["::tfrt::graph::GraphDialect"];
+}
+
+#endif // TFRT_PASSES_GRAPH_PASSES

@@ -1,0 +1,11 @@
+//===- Registration.cpp - register the passes of every area ---------------===//
+//
+// Registers the conversion and memory-planning passes for tfrt-opt.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Registration.h"
+
+#include "passes/Conversion/Passes.h"
+
+void tfrt::registerProjectPasses() { tfrt::registerConversionPasses(); }
