@@ -12,7 +12,7 @@ optionals, strings) is reported as OUT-OF-SCOPE with the reason; it is
 counted separately and never dropped silently. Every selected test prints one
 line; then a per-op summary, the out-of-scope count and finally
 `N passed, N failed`. Exit status: 0 when no in-scope test failed, 1 when one
-did, 2 on a usage or setup error.
+did, 2 on a usage or setup error, 77 (SKIPPED) without the test data.
 
 Needs Debian's python3-onnx and python3-numpy: run it with /usr/bin/python3.
 """
@@ -432,6 +432,11 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
+    if not os.path.isdir(args.data_dir):
+        # ctest's skip code for this test (SKIP_RETURN_CODE 77).
+        print("SKIPPED: ONNX node test data not found at %s (install libonnx-testdata: "
+              "scripts/setup.sh)" % args.data_dir)
+        return 77
     if args.list and not os.path.exists(args.tfrt_compile):
         args.ops_from_list = True
     supported, supported_from = supported_ops(args)
