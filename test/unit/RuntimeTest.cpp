@@ -19,6 +19,16 @@
 #include <thread>
 #include <vector>
 
+/// HugeWorkspaceIsOutOfMemory expects a failed allocation to return NULL;
+/// the address and thread sanitizers would report it instead unless told
+/// otherwise. Unused in normal builds.
+extern "C" const char *__asan_default_options() {
+  return "allocator_may_return_null=1";
+}
+extern "C" const char *__tsan_default_options() {
+  return "allocator_may_return_null=1";
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -522,14 +532,22 @@ TEST(ModelConcurrency, InstancesRunInParallel) {
   constexpr int kThreads = 4;
   constexpr int kRuns = 10000;
   std::atomic<int> failures{0};
+  std::atomic<int> ready{0};
+  std::atomic<int> done{0};
+  void *workspaces[kThreads] = {};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([t, &failures] {
+    threads.emplace_back([t, &failures, &ready, &done, &workspaces] {
       tfrt_instance *instance = nullptr;
       tfrt_status created = tfrt_model_create(&kDesc, &instance);
+      // Start all threads' runs together to maximize overlap.
+      ++ready;
+      while (ready.load() < kThreads)
+        std::this_thread::yield();
       if (created) {
         tfrt_status_free(created);
         ++failures;
+        ++done;
         return;
       }
       Call call;
@@ -537,6 +555,17 @@ TEST(ModelConcurrency, InstancesRunInParallel) {
         for (int i = 0; i < 6; ++i) {
           call.a[i] = float(t * 1000 + run % 100);
           call.b[i] = float(i);
+        }
+        if (run % 100 == 7) {
+          // Interleave validation failures: statuses are per call too.
+          int64_t wrong[] = {2, 2};
+          call.inputs[0].dims = wrong;
+          Status status(call.run(instance));
+          call.inputs[0].dims = call.dims;
+          if (status.message() !=
+              "input 'a': shape [2,2] does not match the model's [2,3]")
+            ++failures;
+          continue;
         }
         tfrt_status status = call.run(instance);
         if (status) {
@@ -547,13 +576,25 @@ TEST(ModelConcurrency, InstancesRunInParallel) {
         for (int i = 0; i < 6; ++i)
           if (call.out[i] != float(t * 1000 + run % 100 + i))
             ++failures;
+        if (run == 0)
+          workspaces[t] = tLastWorkspace;
+        else if (tLastWorkspace != workspaces[t])
+          ++failures;
       }
+      // Keep every instance alive until all threads are done, so that the
+      // recorded workspaces were live at the same time.
+      ++done;
+      while (done.load() < kThreads)
+        std::this_thread::yield();
       tfrt_model_destroy(instance);
     });
   }
   for (std::thread &thread : threads)
     thread.join();
   EXPECT_EQ(failures.load(), 0);
+  for (int i = 0; i < kThreads; ++i)
+    for (int j = i + 1; j < kThreads; ++j)
+      EXPECT_NE(workspaces[i], workspaces[j]);
 }
 
 } // namespace
