@@ -6,6 +6,12 @@
 
 #include "passes/Registration.h"
 
+#include "passes/CodegenCPU/Passes.h"
 #include "passes/Conversion/Passes.h"
+#include "passes/MemoryPlanning/Passes.h"
 
-void tfrt::registerProjectPasses() { tfrt::registerConversionPasses(); }
+void tfrt::registerProjectPasses() {
+  tfrt::registerConversionPasses();
+  tfrt::registerMemoryPlanningPasses();
+  tfrt::registerCodegenCPUPasses();
+}

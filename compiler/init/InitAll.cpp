@@ -8,6 +8,7 @@
 #include "compiler/init/InitAll.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "passes/Graph/Passes.h"
 #include "passes/Registration.h"
 
@@ -26,4 +27,5 @@ void tfrt::registerAllPasses() {
   mlir::registerAllPasses();
   tfrt::graph::registerGraphPasses();
   tfrt::registerProjectPasses();
+  tfrt::registerPipelines();
 }

@@ -1,0 +1,120 @@
+//===- Pipeline.cpp - the compilation pipeline ----------------------------===//
+//
+// Populates pass managers for each phase of tfrt-compile from an explicit
+// PipelineOptions. Our passes are created directly with their options;
+// upstream passes are appended from textual pipeline strings built here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/pipeline/Pipeline.h"
+
+#include "passes/CodegenCPU/Passes.h"
+#include "passes/Conversion/Passes.h"
+#include "passes/Graph/Passes.h"
+#include "passes/MemoryPlanning/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+
+namespace {
+/// Appends an upstream textual pipeline; these strings are fixed by us, so a
+/// parse failure is a programming error.
+void addUpstream(OpPassManager &pm, llvm::StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error(llvm::Twine("invalid built-in pipeline: ") +
+                             pipeline);
+}
+} // namespace
+
+std::optional<tfrt::Phase> tfrt::parsePhase(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Phase>>(name)
+      .Case("graph", Phase::Graph)
+      .Case("linalg", Phase::Linalg)
+      .Case("bufferized", Phase::Bufferized)
+      .Case("llvm", Phase::Llvm)
+      .Default(std::nullopt);
+}
+
+void tfrt::buildGraphPipeline(OpPassManager &pm, const PipelineOptions &opts) {
+  graph::SpecializeShapesOptions o;
+  o.inputShapes.assign(opts.inputShapes.begin(), opts.inputShapes.end());
+  o.requireStatic = true;
+  pm.addPass(graph::createSpecializeShapes(o));
+}
+
+void tfrt::buildLinalgPipeline(OpPassManager &pm,
+                               const PipelineOptions &opts) {
+  pm.addNestedPass<func::FuncOp>(createLowerGraphToLinalg());
+  addUpstream(pm, "canonicalize,cse");
+  if (opts.optLevel >= 1)
+    addUpstream(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize,cse");
+}
+
+void tfrt::buildBufferizePipeline(OpPassManager &pm,
+                                  const PipelineOptions &opts) {
+  EntryAbiOptions abi;
+  abi.entry = "main";
+  abi.symbol = opts.modelName + "_compute";
+  pm.addPass(createEntryAbi(abi));
+  addUpstream(pm, "eliminate-empty-tensors,one-shot-bufferize,canonicalize,cse");
+  PlanWorkspaceOptions ws;
+  ws.alignment = opts.workspaceAlignment;
+  pm.addNestedPass<func::FuncOp>(createPlanWorkspace(ws));
+  pm.addNestedPass<func::FuncOp>(createLowerCopies());
+}
+
+void tfrt::buildLlvmPipeline(OpPassManager &pm, const PipelineOptions &opts) {
+  addUpstream(pm, "func.func(convert-linalg-to-loops)");
+  pm.addNestedPass<func::FuncOp>(createApproximateMath());
+  addUpstream(pm,
+              "convert-math-to-funcs,expand-strided-metadata,lower-affine,"
+              "convert-scf-to-cf,canonicalize,cse,"
+              "math-extend-to-supported-types,"
+              "convert-math-to-llvm,convert-math-to-libm,"
+              "finalize-memref-to-llvm,convert-arith-to-llvm,"
+              "convert-index-to-llvm,convert-cf-to-llvm,"
+              "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+              "convert-ub-to-llvm,reconcile-unrealized-casts,canonicalize");
+}
+
+void tfrt::buildPipeline(OpPassManager &pm, const PipelineOptions &opts,
+                         Phase last) {
+  buildGraphPipeline(pm, opts);
+  if (last == Phase::Graph)
+    return;
+  buildLinalgPipeline(pm, opts);
+  if (last == Phase::Linalg)
+    return;
+  buildBufferizePipeline(pm, opts);
+  if (last == Phase::Bufferized)
+    return;
+  buildLlvmPipeline(pm, opts);
+}
+
+namespace {
+struct CompilePipelineOptions
+    : public PassPipelineOptions<CompilePipelineOptions> {
+  Option<std::string> name{*this, "name", llvm::cl::desc("model prefix"),
+                           llvm::cl::init("model")};
+  Option<std::string> phase{*this, "compile-to",
+                            llvm::cl::desc("graph|linalg|bufferized|llvm"),
+                            llvm::cl::init("llvm")};
+  ListOption<std::string> shapes{*this, "input-shapes",
+                                 llvm::cl::desc("NAME=D0xD1x...")};
+};
+} // namespace
+
+void tfrt::registerPipelines() {
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "tfrt-compile-pipeline",
+      "The whole tfrt-compile pipeline from the graph dialect to LLVM",
+      [](OpPassManager &pm, const CompilePipelineOptions &o) {
+        PipelineOptions opts;
+        opts.modelName = o.name;
+        opts.inputShapes.assign(o.shapes.begin(), o.shapes.end());
+        buildPipeline(pm, opts, parsePhase(o.phase).value_or(Phase::Llvm));
+      });
+}

@@ -1,0 +1,66 @@
+//===- Pipeline.h - the compilation pipeline as library functions -*- C++ -*-===//
+//
+// The phases of tfrt-compile as functions that populate a pass manager from
+// an explicit options struct (no global options). Tools and tests compose
+// them; `--compile-to=<phase>` stops after a phase.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_COMPILER_PIPELINE_PIPELINE_H
+#define TFRT_COMPILER_PIPELINE_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tfrt {
+
+/// Where compilation stops.
+enum class Phase {
+  Graph,      ///< graph dialect, shapes specialised and folded
+  Linalg,     ///< linalg on tensors
+  Bufferized, ///< memrefs with the caller-buffer ABI and the planned workspace
+  Llvm,       ///< LLVM dialect
+};
+
+/// Parses "graph", "linalg", "bufferized" or "llvm".
+std::optional<Phase> parsePhase(llvm::StringRef name);
+
+/// Options of the pipeline; every pass option comes from here.
+struct PipelineOptions {
+  /// The model's symbol prefix; the compute function is `<name>_compute`.
+  std::string modelName = "model";
+  /// NAME=D0xD1x... shapes for tfrt-specialize-shapes (importers usually
+  /// apply them already; MLIR input relies on this).
+  std::vector<std::string> inputShapes;
+  /// Workspace alignment in bytes.
+  int64_t workspaceAlignment = 64;
+  /// Middle-end optimisation level 0-3 (controls optional passes).
+  unsigned optLevel = 3;
+};
+
+/// Shape specialisation, inference and folding; fails on unknown shapes.
+void buildGraphPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
+
+/// graph -> linalg on tensors, cleaned up.
+void buildLinalgPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
+
+/// Caller-buffer ABI, one-shot bufferization and workspace planning.
+void buildBufferizePipeline(mlir::OpPassManager &pm,
+                            const PipelineOptions &opts);
+
+/// Loops, math approximations and conversion to the LLVM dialect.
+void buildLlvmPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
+
+/// All phases up to and including `last`.
+void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts,
+                   Phase last);
+
+/// Registers `tfrt-compile-pipeline` (whole pipeline) for tfrt-opt.
+void registerPipelines();
+
+} // namespace tfrt
+
+#endif // TFRT_COMPILER_PIPELINE_PIPELINE_H

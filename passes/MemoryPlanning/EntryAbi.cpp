@@ -1,0 +1,116 @@
+//===- EntryAbi.cpp - caller-buffer ABI for the entry function ------------===//
+//
+// Implements tfrt-entry-abi: the tensor-valued entry function becomes a
+// function over caller-provided memrefs (inputs, then outputs), so that
+// bufferization writes results straight into the caller's output buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/MemoryPlanning/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_ENTRYABI
+#include "passes/MemoryPlanning/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+struct EntryAbiPass : public tfrt::impl::EntryAbiBase<EntryAbiPass> {
+  using EntryAbiBase::EntryAbiBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto func = module.lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal()) {
+      module.emitError("entry function '") << entry << "' not found";
+      return signalPassFailure();
+    }
+    if (failed(rewrite(func)))
+      return signalPassFailure();
+  }
+
+  static MemRefType bufferTypeFor(Location loc, Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape()) {
+      emitError(loc) << "entry function needs static tensor types, got " << t;
+      return {};
+    }
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  }
+
+  LogicalResult rewrite(func::FuncOp func) {
+    MLIRContext *ctx = func.getContext();
+    Block &body = func.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    unsigned numIn = func.getNumArguments();
+    unsigned numOut = func.getNumResults();
+
+    SmallVector<Type> argTypes;
+    for (Type t : func.getArgumentTypes()) {
+      MemRefType m = bufferTypeFor(func.getLoc(), t);
+      if (!m)
+        return failure();
+      argTypes.push_back(m);
+    }
+    for (Type t : func.getResultTypes()) {
+      MemRefType m = bufferTypeFor(func.getLoc(), t);
+      if (!m)
+        return failure();
+      argTypes.push_back(m);
+    }
+
+    // Collect names before the signature changes.
+    SmallVector<Attribute> inNames, outNames;
+    for (unsigned i = 0; i < numIn; ++i) {
+      Attribute n = func.getArgAttr(i, "graph.name");
+      inNames.push_back(n ? n : StringAttr::get(ctx, "input" + Twine(i)));
+    }
+    for (unsigned i = 0; i < numOut; ++i) {
+      Attribute n = func.getResultAttr(i, "graph.name");
+      outNames.push_back(n ? n : StringAttr::get(ctx, "output" + Twine(i)));
+    }
+
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(&body);
+    for (unsigned i = 0; i < numIn; ++i) {
+      BlockArgument old = body.getArgument(i);
+      old.setType(argTypes[i]);
+      auto toTensor = bufferization::ToTensorOp::create(
+          b, func.getLoc(), func.getArgumentTypes()[i], old,
+          /*restrict=*/true, /*writable=*/false);
+      old.replaceAllUsesExcept(toTensor.getResult(), toTensor);
+    }
+    SmallVector<Value> outArgs;
+    for (unsigned i = 0; i < numOut; ++i)
+      outArgs.push_back(body.addArgument(argTypes[numIn + i], func.getLoc()));
+
+    b.setInsertionPoint(ret);
+    for (auto [value, out] : llvm::zip(ret.getOperands(), outArgs)) {
+      auto m = bufferization::MaterializeInDestinationOp::create(
+          b, ret.getLoc(), TypeRange{}, value, out);
+      m.setRestrict(true);
+      m.setWritable(true);
+    }
+    func::ReturnOp::create(b, ret.getLoc());
+    ret.erase();
+
+    func.setType(FunctionType::get(ctx, argTypes, {}));
+    SmallVector<DictionaryAttr> argAttrs;
+    for (unsigned i = 0; i < numIn + numOut; ++i) {
+      bool isIn = i < numIn;
+      NamedAttribute attrs[] = {
+          b.getNamedAttr("graph.name", isIn ? inNames[i] : outNames[i - numIn]),
+          b.getNamedAttr("tfrt.io", b.getStringAttr(isIn ? "input" : "output"))};
+      argAttrs.push_back(b.getDictionaryAttr(attrs));
+    }
+    func.setAllArgAttrs(argAttrs);
+    func.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
+    if (!symbol.empty())
+      func.setSymName(symbol);
+    return success();
+  }
+};
+} // namespace

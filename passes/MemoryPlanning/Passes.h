@@ -1,0 +1,29 @@
+//===- Passes.h - buffer ABI and memory planning ----------------*- C++ -*-===//
+//
+// Declarations of the buffer-ABI and memory-planning passes (generated from
+// Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_MEMORYPLANNING_PASSES_H
+#define TFRT_PASSES_MEMORYPLANNING_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tfrt {
+
+#define GEN_PASS_DECL
+#include "passes/MemoryPlanning/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/MemoryPlanning/Passes.h.inc"
+
+} // namespace tfrt
+
+#endif // TFRT_PASSES_MEMORYPLANNING_PASSES_H

@@ -1,0 +1,99 @@
+//===- Passes.td - buffer ABI and memory planning ------------*- tablegen -*-===//
+//
+// Passes that give the model its buffer ABI (caller-owned input and output
+// buffers) and place every intermediate buffer into one static workspace.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_MEMORYPLANNING_PASSES
+#define TFRT_PASSES_MEMORYPLANNING_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def EntryAbi : Pass<"tfrt-entry-abi", "mlir::ModuleOp"> {
+  let summary = "Turn the tensor entry function into the caller-buffer ABI";
+  let description = [{
+    Rewrites the entry function `@main(tensor...) -> (tensor...)` into
+    `@<symbol>(memref inputs..., memref outputs...)`: inputs are read through
+    `bufferization.to_tensor ... restrict`, and each returned tensor is
+    written into its output buffer with
+    `bufferization.materialize_in_destination ... restrict writable`, so that
+    one-shot bufferization computes results directly into the caller's
+    buffers. Arguments keep their `graph.name` and get `tfrt.io = "input"` or
+    `"output"`. All shapes must be static.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
+    ```
+    After `tfrt-entry-abi{symbol=m_compute}`:
+    ```mlir
+    func.func @m_compute(%x: memref<4xf32>, %y: memref<4xf32>) {
+      %t = bufferization.to_tensor %x restrict : memref<4xf32> to tensor<4xf32>
+      ...
+      bufferization.materialize_in_destination %r in restrict writable %y : (tensor<4xf32>, memref<4xf32>) -> ()
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The tensor entry function">,
+    Option<"symbol", "symbol", "std::string", /*default=*/"\"\"",
+           "New name of the function (default: keep the name)">,
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def PlanWorkspace : Pass<"tfrt-plan-workspace", "mlir::func::FuncOp"> {
+  let summary = "Place every allocation in one static workspace argument";
+  let description = [{
+    After bufferization, replaces each `memref.alloc` of a static shape in a
+    function marked by `tfrt-entry-abi` (arguments with `tfrt.io`) with a
+    `memref.view` into a new trailing `memref<Nxi8>` argument (marked
+    `tfrt.io = "workspace"`), and drops the matching deallocations. Offsets
+    come from a liveness analysis over the function's top-level ops: buffers
+    whose live ranges overlap never share bytes; others may. The total size
+    is recorded as `tfrt.workspace_size` on the function, so that no run
+    allocates. A dynamically sized allocation is an error.
+
+    Before:
+    ```mlir
+    %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+    ```
+    After:
+    ```mlir
+    %c0 = arith.constant 0 : index
+    %a = memref.view %ws[%c0][] : memref<64xi8> to memref<16xf32>
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "Byte alignment of every buffer in the workspace">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def LowerCopies : Pass<"tfrt-lower-copies", "mlir::func::FuncOp"> {
+  let summary = "Rewrite memref.copy into linalg.copy";
+  let description = [{
+    `memref.copy` between strided buffers lowers to a call into MLIR's C
+    runner utilities, which generated objects must not depend on. This pass
+    rewrites every `memref.copy` into an equivalent `linalg.copy`, which
+    lowers to plain loops.
+
+    Before:
+    ```mlir
+    memref.copy %a, %b : memref<4xf32, strided<[2]>> to memref<4xf32>
+    ```
+    After:
+    ```mlir
+    linalg.copy ins(%a : memref<4xf32, strided<[2]>>) outs(%b : memref<4xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // TFRT_PASSES_MEMORYPLANNING_PASSES
