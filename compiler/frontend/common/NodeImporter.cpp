@@ -1,0 +1,1518 @@
+//===- NodeImporter.cpp - ONNX op semantics onto the graph dialect --------===//
+//
+// Builds `func.func @main` from a GraphDesc. Every op is created through
+// graph::createInferred, so result types are inferred as the graph is built
+// and shape subgraphs (Shape -> Gather -> Concat -> Reshape, ...) fold into
+// constants right away. Older opset forms are rewritten into the dialect's
+// canonical (opset-17) form here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/common/NodeImporter.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "passes/Graph/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace tfrt;
+using namespace tfrt::frontend;
+
+static constexpr int64_t kDyn = ShapedType::kDynamic;
+
+const AttrValue *NodeDesc::findAttr(StringRef attrName) const {
+  for (const auto &[n, v] : attributes)
+    if (n == attrName)
+      return &v;
+  return nullptr;
+}
+
+Location tfrt::frontend::fileLoc(MLIRContext *ctx, StringRef fileName) {
+  return FileLineColLoc::get(ctx, fileName, 0, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Element types and tensors
+//===----------------------------------------------------------------------===//
+
+Type tfrt::frontend::onnxElementType(MLIRContext *ctx, int dataType) {
+  Builder b(ctx);
+  switch (dataType) {
+  case kOnnxFloat: return b.getF32Type();
+  case kOnnxDouble: return b.getF64Type();
+  case kOnnxFloat16: return b.getF16Type();
+  case kOnnxBfloat16: return b.getBF16Type();
+  case kOnnxInt8: return b.getIntegerType(8);
+  case kOnnxInt16: return b.getIntegerType(16);
+  case kOnnxInt32: return b.getIntegerType(32);
+  case kOnnxInt64: return b.getIntegerType(64);
+  case kOnnxUint8: return b.getIntegerType(8, /*isSigned=*/false);
+  case kOnnxUint16: return b.getIntegerType(16, false);
+  case kOnnxUint32: return b.getIntegerType(32, false);
+  case kOnnxUint64: return b.getIntegerType(64, false);
+  case kOnnxBool: return b.getI1Type();
+  default: return nullptr;
+  }
+}
+
+std::string tfrt::frontend::onnxDataTypeName(int dataType) {
+  static const char *const names[] = {
+      "UNDEFINED", "FLOAT",  "UINT8",  "INT8",      "UINT16",     "INT16",
+      "INT32",     "INT64",  "STRING", "BOOL",      "FLOAT16",    "DOUBLE",
+      "UINT32",    "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+  if (dataType >= 0 && dataType < (int)std::size(names))
+    return names[dataType];
+  return "<data type " + std::to_string(dataType) + ">";
+}
+
+static const std::pair<const char *, int> kDtypeNames[] = {
+    {"float32", kOnnxFloat}, {"float64", kOnnxDouble},
+    {"float16", kOnnxFloat16}, {"bfloat16", kOnnxBfloat16},
+    {"int8", kOnnxInt8},     {"int16", kOnnxInt16},
+    {"int32", kOnnxInt32},   {"int64", kOnnxInt64},
+    {"uint8", kOnnxUint8},   {"uint16", kOnnxUint16},
+    {"uint32", kOnnxUint32}, {"uint64", kOnnxUint64},
+    {"bool", kOnnxBool}};
+
+Type tfrt::frontend::dtypeElementType(MLIRContext *ctx, StringRef dtype) {
+  for (auto [name, code] : kDtypeNames)
+    if (dtype == name)
+      return onnxElementType(ctx, code);
+  // Also the aliases people write by hand.
+  if (dtype == "float")
+    return onnxElementType(ctx, kOnnxFloat);
+  if (dtype == "double")
+    return onnxElementType(ctx, kOnnxDouble);
+  return nullptr;
+}
+
+StringRef tfrt::frontend::dtypeNames() {
+  return "float32, float64, float16, bfloat16, int8, int16, int32, int64, "
+         "uint8, uint16, uint32, uint64, bool";
+}
+
+FailureOr<DenseElementsAttr>
+tfrt::frontend::tensorFromRaw(RankedTensorType type, ArrayRef<char> raw,
+                              std::string &error) {
+  Type elem = type.getElementType();
+  int64_t n = type.getNumElements();
+  if (elem.isInteger(1)) {
+    if ((int64_t)raw.size() != n) {
+      error = "expected " + std::to_string(n) + " bytes of bool data, got " +
+              std::to_string(raw.size());
+      return failure();
+    }
+    SmallVector<bool> values;
+    for (char c : raw)
+      values.push_back(c != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(values));
+  }
+  if (!elem.isIntOrFloat()) {
+    error = "unsupported element type";
+    return failure();
+  }
+  int64_t bytes = (elem.getIntOrFloatBitWidth() + 7) / 8;
+  if ((int64_t)raw.size() != n * bytes) {
+    error = "expected " + std::to_string(n * bytes) + " bytes (" +
+            std::to_string(n) + " elements of " + std::to_string(bytes) +
+            " bytes), got " + std::to_string(raw.size());
+    return failure();
+  }
+  if (n == 0)
+    return tensorFromInts(type, {}, /*floatBits=*/true);
+  return DenseElementsAttr::getFromRawBuffer(type, raw);
+}
+
+DenseElementsAttr tfrt::frontend::tensorFromInts(RankedTensorType type,
+                                                 ArrayRef<int64_t> values,
+                                                 bool floatBits) {
+  Type elem = type.getElementType();
+  if (auto ft = dyn_cast<FloatType>(elem)) {
+    SmallVector<APFloat> fs;
+    for (int64_t v : values) {
+      if (floatBits) {
+        fs.push_back(APFloat(ft.getFloatSemantics(),
+                             APInt(ft.getWidth(), (uint64_t)v, false,
+                                   /*implicitTrunc=*/true)));
+      } else {
+        APFloat f((double)v);
+        bool loses;
+        f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &loses);
+        fs.push_back(f);
+      }
+    }
+    return DenseElementsAttr::get(type, fs);
+  }
+  unsigned width = elem.getIntOrFloatBitWidth();
+  SmallVector<APInt> is;
+  for (int64_t v : values) {
+    if (width == 1)
+      v = v != 0;
+    is.push_back(APInt(width, (uint64_t)v, /*isSigned=*/true,
+                       /*implicitTrunc=*/true));
+  }
+  return DenseElementsAttr::get(type, is);
+}
+
+DenseElementsAttr tfrt::frontend::tensorFromDoubles(RankedTensorType type,
+                                                    ArrayRef<double> values) {
+  Type elem = type.getElementType();
+  if (auto ft = dyn_cast<FloatType>(elem)) {
+    SmallVector<APFloat> fs;
+    for (double v : values) {
+      APFloat f(v);
+      bool loses;
+      f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &loses);
+      fs.push_back(f);
+    }
+    return DenseElementsAttr::get(type, fs);
+  }
+  SmallVector<int64_t> ints;
+  for (double v : values)
+    ints.push_back(elem.isUnsignedInteger() && v >= 9.2e18
+                       ? (int64_t)(uint64_t)v
+                       : (int64_t)v);
+  return tensorFromInts(type, ints, false);
+}
+
+//===----------------------------------------------------------------------===//
+// NodeImporter
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The node being imported with its resolved operands.
+struct NodeCtx {
+  const NodeDesc &node;
+  std::string displayName;
+  Location loc;
+  SmallVector<Value> ins; // per input slot; null = omitted
+
+  int64_t opset() const { return node.opsetVersion; }
+  Value in(unsigned i) const { return i < ins.size() ? ins[i] : Value(); }
+};
+
+class NodeImporter;
+using Handler = FailureOr<SmallVector<Value>> (NodeImporter::*)(NodeCtx &);
+
+struct OpEntry {
+  const char *opType;
+  Handler handler;
+};
+
+class NodeImporter {
+public:
+  NodeImporter(ModuleOp module, const ImportOptions &options)
+      : module(module), options(options), ctx(module.getContext()),
+        builder(ctx), fileLocation(fileLoc(ctx, options.fileName)) {}
+
+  LogicalResult run(const GraphDesc &graph);
+
+  static ArrayRef<OpEntry> opTable();
+
+private:
+  // Graph-level steps.
+  bool resolveInputShapes(const GraphDesc &graph,
+                          SmallVectorImpl<Type> &argTypes,
+                          SmallVectorImpl<const InputDesc *> &args);
+  void importNode(const NodeDesc &node, unsigned index);
+
+  // Diagnostics.
+  InFlightDiagnostic unsupported(NodeCtx &n) {
+    return emitError(n.loc) << "unsupported op '" << n.node.opType
+                            << "' (node '" << n.displayName << "')";
+  }
+  InFlightDiagnostic error(NodeCtx &n) { return emitError(n.loc); }
+  bool outputUsed(NodeCtx &n, unsigned i) const {
+    return i < n.node.outputs.size() && !n.node.outputs[i].empty() &&
+           usedNames.contains(n.node.outputs[i]);
+  }
+
+  // Attributes.
+  FailureOr<int64_t> intAttr(NodeCtx &n, StringRef name, int64_t dflt);
+  FailureOr<std::optional<int64_t>> optIntAttr(NodeCtx &n, StringRef name);
+  FailureOr<double> floatAttr(NodeCtx &n, StringRef name, double dflt);
+  FailureOr<std::optional<double>> optFloatAttr(NodeCtx &n, StringRef name);
+  FailureOr<std::optional<SmallVector<int64_t>>> intsAttr(NodeCtx &n,
+                                                         StringRef name);
+  FailureOr<std::optional<std::string>> stringAttr(NodeCtx &n,
+                                                   StringRef name);
+  FailureOr<Value> requireInput(NodeCtx &n, unsigned i, StringRef what);
+  LogicalResult checkNoAttr(NodeCtx &n, StringRef name);
+
+  // Op construction.
+  FailureOr<Value> build(NodeCtx &n, StringRef opName, ValueRange operands,
+                         ArrayRef<NamedAttribute> attrs = {});
+  Value constant(NodeCtx &n, DenseElementsAttr value);
+  Value constI64(NodeCtx &n, ArrayRef<int64_t> values);
+  NamedAttribute named(StringRef name, Attribute a) {
+    return NamedAttribute(StringAttr::get(ctx, name), a);
+  }
+  Attribute i64(int64_t v) { return builder.getI64IntegerAttr(v); }
+  Attribute f32(double v) { return builder.getF32FloatAttr((float)v); }
+  Attribute boolean(bool v) { return builder.getBoolAttr(v); }
+  Attribute i64s(ArrayRef<int64_t> v) { return builder.getDenseI64ArrayAttr(v); }
+  static FailureOr<SmallVector<Value>> one(FailureOr<Value> v) {
+    if (failed(v))
+      return failure();
+    return SmallVector<Value>{*v};
+  }
+
+  // Shared pieces of conv and pooling.
+  struct WindowAttrs {
+    SmallVector<int64_t> kernel, strides, pads, dilations;
+  };
+  LogicalResult windowAttrs(NodeCtx &n, Value input, WindowAttrs &w,
+                            bool ceilMode);
+
+  // Handlers.
+  FailureOr<SmallVector<Value>> binary(NodeCtx &n);
+  FailureOr<SmallVector<Value>> unary(NodeCtx &n);
+  FailureOr<SmallVector<Value>> identity(NodeCtx &n);
+  FailureOr<SmallVector<Value>> clip(NodeCtx &n);
+  FailureOr<SmallVector<Value>> hardSigmoid(NodeCtx &n);
+  FailureOr<SmallVector<Value>> matmul(NodeCtx &n);
+  FailureOr<SmallVector<Value>> gemm(NodeCtx &n);
+  FailureOr<SmallVector<Value>> conv(NodeCtx &n);
+  FailureOr<SmallVector<Value>> batchNorm(NodeCtx &n);
+  FailureOr<SmallVector<Value>> maxPool(NodeCtx &n);
+  FailureOr<SmallVector<Value>> averagePool(NodeCtx &n);
+  FailureOr<SmallVector<Value>> globalAveragePool(NodeCtx &n);
+  FailureOr<SmallVector<Value>> softmax(NodeCtx &n);
+  FailureOr<SmallVector<Value>> reshape(NodeCtx &n);
+  FailureOr<SmallVector<Value>> flatten(NodeCtx &n);
+  FailureOr<SmallVector<Value>> transpose(NodeCtx &n);
+  FailureOr<SmallVector<Value>> concat(NodeCtx &n);
+  FailureOr<SmallVector<Value>> slice(NodeCtx &n);
+  FailureOr<SmallVector<Value>> squeeze(NodeCtx &n);
+  FailureOr<SmallVector<Value>> unsqueeze(NodeCtx &n);
+  FailureOr<SmallVector<Value>> shape(NodeCtx &n);
+  FailureOr<SmallVector<Value>> castOp(NodeCtx &n);
+  FailureOr<SmallVector<Value>> constantNode(NodeCtx &n);
+  FailureOr<SmallVector<Value>> gather(NodeCtx &n);
+  FailureOr<SmallVector<Value>> dropout(NodeCtx &n);
+  FailureOr<SmallVector<Value>> constantOfShape(NodeCtx &n);
+
+  ModuleOp module;
+  const ImportOptions &options;
+  MLIRContext *ctx;
+  OpBuilder builder;
+  Location fileLocation;
+  llvm::StringMap<Value> values;
+  llvm::StringSet<> unknown;
+  llvm::StringSet<> usedNames;
+  bool hadError = false;
+};
+
+} // namespace
+
+ArrayRef<OpEntry> NodeImporter::opTable() {
+  static const OpEntry table[] = {
+      {"Abs", &NodeImporter::unary},
+      {"Add", &NodeImporter::binary},
+      {"AveragePool", &NodeImporter::averagePool},
+      {"BatchNormalization", &NodeImporter::batchNorm},
+      {"Cast", &NodeImporter::castOp},
+      {"Clip", &NodeImporter::clip},
+      {"Concat", &NodeImporter::concat},
+      {"Constant", &NodeImporter::constantNode},
+      {"ConstantOfShape", &NodeImporter::constantOfShape},
+      {"Conv", &NodeImporter::conv},
+      {"Div", &NodeImporter::binary},
+      {"Dropout", &NodeImporter::dropout},
+      {"Exp", &NodeImporter::unary},
+      {"Flatten", &NodeImporter::flatten},
+      {"Gather", &NodeImporter::gather},
+      {"Gemm", &NodeImporter::gemm},
+      {"GlobalAveragePool", &NodeImporter::globalAveragePool},
+      {"HardSigmoid", &NodeImporter::hardSigmoid},
+      {"HardSwish", &NodeImporter::unary},
+      {"Identity", &NodeImporter::identity},
+      {"Log", &NodeImporter::unary},
+      {"MatMul", &NodeImporter::matmul},
+      {"MaxPool", &NodeImporter::maxPool},
+      {"Mul", &NodeImporter::binary},
+      {"Neg", &NodeImporter::unary},
+      {"Pow", &NodeImporter::binary},
+      {"Relu", &NodeImporter::unary},
+      {"Reshape", &NodeImporter::reshape},
+      {"Shape", &NodeImporter::shape},
+      {"Sigmoid", &NodeImporter::unary},
+      {"Slice", &NodeImporter::slice},
+      {"Softmax", &NodeImporter::softmax},
+      {"Sqrt", &NodeImporter::unary},
+      {"Squeeze", &NodeImporter::squeeze},
+      {"Sub", &NodeImporter::binary},
+      {"Tanh", &NodeImporter::unary},
+      {"Transpose", &NodeImporter::transpose},
+      {"Unsqueeze", &NodeImporter::unsqueeze},
+  };
+  return table;
+}
+
+std::vector<std::string> tfrt::supportedOnnxOps() {
+  std::vector<std::string> ops;
+  for (const OpEntry &e : NodeImporter::opTable())
+    ops.push_back(e.opType);
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
+//===----------------------------------------------------------------------===//
+// Graph level
+//===----------------------------------------------------------------------===//
+
+static std::string shapeString(ArrayRef<int64_t> dims) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (i)
+      s += ",";
+    s += d == kDyn ? std::string("?") : std::to_string(d);
+  }
+  return s + "]";
+}
+
+static std::string dimsString(ArrayRef<int64_t> dims) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (i)
+      s += "x";
+    s += std::to_string(d);
+  }
+  return s;
+}
+
+bool NodeImporter::resolveInputShapes(const GraphDesc &graph,
+                                      SmallVectorImpl<Type> &argTypes,
+                                      SmallVectorImpl<const InputDesc *> &args) {
+  llvm::StringSet<> initNames;
+  for (const auto &init : graph.initializers)
+    initNames.insert(init.first);
+  for (const InputDesc &in : graph.inputs)
+    if (!initNames.contains(in.name))
+      args.push_back(&in);
+
+  bool ok = true;
+  SmallVector<SmallVector<int64_t>> dims;
+  SmallVector<bool> ranked;
+  for (const InputDesc *in : args) {
+    dims.push_back(in->dims);
+    ranked.push_back(in->ranked);
+  }
+  for (const auto &entry : options.inputShapes) {
+    const std::string &name = entry.first;
+    const SmallVector<int64_t> &shape = entry.second;
+    auto it = llvm::find_if(args, [&](const InputDesc *in) {
+      return in->name == name;
+    });
+    if (it == args.end()) {
+      std::string list;
+      for (const InputDesc *in : args)
+        list += (list.empty() ? "" : ", ") + in->name;
+      emitError(fileLocation)
+          << "unknown input '" << name
+          << "' in --input-shape; the model's inputs are: "
+          << (list.empty() ? std::string("(none)") : list);
+      ok = false;
+      continue;
+    }
+    unsigned idx = it - args.begin();
+    if (!ranked[idx]) {
+      dims[idx].assign(shape.begin(), shape.end());
+      ranked[idx] = true;
+      continue;
+    }
+    if (dims[idx].size() != shape.size()) {
+      emitError(fileLocation)
+          << "--input-shape " << name << "=" << dimsString(shape)
+          << ": the model's input '" << name << "' has rank "
+          << dims[idx].size() << " (" << shapeString(dims[idx])
+          << "), not " << shape.size();
+      ok = false;
+      continue;
+    }
+    for (auto [i, d] : llvm::enumerate(dims[idx])) {
+      if (d != kDyn && d != shape[i]) {
+        emitError(fileLocation)
+            << "--input-shape " << name << "=" << dimsString(shape)
+            << ": dimension " << i << " of input '" << name
+            << "' is fixed to " << d << " by the model (shape "
+            << shapeString(dims[idx]) << ")";
+        ok = false;
+        break;
+      }
+    }
+    dims[idx].assign(shape.begin(), shape.end());
+  }
+
+  for (auto [idx, in] : llvm::enumerate(args)) {
+    if (!ranked[idx]) {
+      emitError(fileLocation)
+          << "input '" << in->name
+          << "' has no shape in the model; fix it with --input-shape "
+          << in->name << "=...";
+      ok = false;
+      argTypes.push_back(UnrankedTensorType::get(in->elementType));
+      continue;
+    }
+    std::string symbolic;
+    unsigned count = 0;
+    for (auto [i, d] : llvm::enumerate(dims[idx])) {
+      if (d != kDyn)
+        continue;
+      std::string sym = i < in->dimNames.size() && !in->dimNames[i].empty()
+                            ? in->dimNames[i]
+                            : std::string("?");
+      symbolic += (count++ ? ", " : "") + std::to_string(i) + " ('" + sym +
+                  "')";
+    }
+    if (count) {
+      emitError(fileLocation)
+          << "input '" << in->name << "' has symbolic dimension"
+          << (count > 1 ? "s " : " ") << symbolic
+          << "; fix it with --input-shape " << in->name << "=...";
+      ok = false;
+    }
+    argTypes.push_back(RankedTensorType::get(dims[idx], in->elementType));
+  }
+  return ok;
+}
+
+LogicalResult NodeImporter::run(const GraphDesc &graph) {
+  for (const NodeDesc &node : graph.nodes)
+    for (const std::string &in : node.inputs)
+      if (!in.empty())
+        usedNames.insert(in);
+  for (const std::string &out : graph.outputs)
+    usedNames.insert(out);
+
+  SmallVector<Type> argTypes;
+  SmallVector<const InputDesc *> args;
+  if (!resolveInputShapes(graph, argTypes, args))
+    hadError = true;
+
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(builder, fileLocation, kEntryFunctionName,
+                                   builder.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  for (auto [i, in] : llvm::enumerate(args)) {
+    func.setArgAttr(i, "graph.name", builder.getStringAttr(in->name));
+    values[in->name] = body->getArgument(i);
+  }
+  builder.setInsertionPointToEnd(body);
+
+  for (const auto &[name, value] : graph.initializers) {
+    Location loc = NameLoc::get(builder.getStringAttr(name), fileLocation);
+    values[name] =
+        graph::ConstantOp::create(builder, loc, value.getType(), value);
+  }
+
+  for (auto [i, node] : llvm::enumerate(graph.nodes))
+    importNode(node, i);
+
+  SmallVector<Value> results;
+  for (const std::string &out : graph.outputs) {
+    if (unknown.contains(out))
+      continue;
+    auto it = values.find(out);
+    if (it == values.end()) {
+      emitError(fileLocation) << "graph output '" << out
+                              << "' is not produced by any node, "
+                                 "initializer or input";
+      hadError = true;
+      continue;
+    }
+    results.push_back(it->second);
+  }
+  if (hadError)
+    return failure();
+
+  func::ReturnOp::create(builder, fileLocation, results);
+  func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  for (auto [i, out] : llvm::enumerate(graph.outputs))
+    func.setResultAttr(i, "graph.name", builder.getStringAttr(out));
+  if (failed(graph::inferAndFold(func)))
+    return failure();
+  return mlir::verify(module);
+}
+
+void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
+  std::string display =
+      node.name.empty() ? node.opType + "_" + std::to_string(index) : node.name;
+  Location loc = NameLoc::get(builder.getStringAttr(display), fileLocation);
+  NodeCtx n{node, display, loc, {}};
+
+  auto markUnknown = [&] {
+    for (const std::string &out : node.outputs)
+      if (!out.empty()) {
+        unknown.insert(out);
+        values.erase(out);
+      }
+  };
+
+  bool dependsOnUnknown = false, undefined = false;
+  for (const std::string &in : node.inputs) {
+    if (in.empty()) {
+      n.ins.push_back(Value());
+      continue;
+    }
+    if (unknown.contains(in)) {
+      dependsOnUnknown = true;
+      continue;
+    }
+    auto it = values.find(in);
+    if (it == values.end()) {
+      emitError(loc) << "node '" << display << "' (" << node.opType
+                     << "): input '" << in
+                     << "' is not defined by an earlier node, an "
+                        "initializer or a graph input";
+      undefined = true;
+      continue;
+    }
+    n.ins.push_back(it->second);
+  }
+  if (undefined)
+    hadError = true;
+  if (dependsOnUnknown || undefined) {
+    markUnknown();
+    return;
+  }
+
+  if (!node.domain.empty() && node.domain != "ai.onnx") {
+    unsupported(n) << ": domain '" << node.domain << "' is not supported";
+    hadError = true;
+    markUnknown();
+    return;
+  }
+  const OpEntry *entry = nullptr;
+  for (const OpEntry &e : opTable())
+    if (node.opType == e.opType)
+      entry = &e;
+  if (!entry) {
+    unsupported(n);
+    hadError = true;
+    markUnknown();
+    return;
+  }
+
+  // Collect the node's diagnostics (ours and the dialect's shape inference)
+  // so that each one names the node and op type.
+  struct Captured {
+    DiagnosticSeverity severity;
+    std::string message;
+  };
+  SmallVector<Captured> captured;
+  FailureOr<SmallVector<Value>> results = failure();
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      captured.push_back({diag.getSeverity(), diag.str()});
+      return success();
+    });
+    results = (this->*(entry->handler))(n);
+  }
+  std::string prefix =
+      "node '" + display + "' (" + node.opType + "): ";
+  for (const Captured &c : captured) {
+    std::string msg = StringRef(c.message).starts_with("unsupported op '")
+                          ? c.message
+                          : prefix + c.message;
+    switch (c.severity) {
+    case DiagnosticSeverity::Error: emitError(loc) << msg; break;
+    case DiagnosticSeverity::Warning: emitWarning(loc) << msg; break;
+    default: emitRemark(loc) << msg; break;
+    }
+  }
+  bool reportedError = llvm::any_of(captured, [](const Captured &c) {
+    return c.severity == DiagnosticSeverity::Error;
+  });
+  if (failed(results)) {
+    if (!reportedError)
+      emitError(loc) << prefix << "import failed";
+    hadError = true;
+    markUnknown();
+    return;
+  }
+  for (auto [i, out] : llvm::enumerate(node.outputs)) {
+    if (out.empty())
+      continue;
+    if (i < results->size() && (*results)[i]) {
+      values[out] = (*results)[i];
+      unknown.erase(out);
+      continue;
+    }
+    unknown.insert(out);
+    values.erase(out);
+    if (usedNames.contains(out)) {
+      unsupported(n) << ": output " << i << " ('" << out
+                     << "') is not supported";
+      hadError = true;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Attribute access
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::optional<int64_t>> NodeImporter::optIntAttr(NodeCtx &n,
+                                                          StringRef name) {
+  const AttrValue *a = n.node.findAttr(name);
+  if (!a)
+    return std::optional<int64_t>();
+  if (auto *v = std::get_if<int64_t>(a))
+    return std::optional<int64_t>(*v);
+  error(n) << "attribute '" << name << "' must be an integer";
+  return failure();
+}
+
+FailureOr<int64_t> NodeImporter::intAttr(NodeCtx &n, StringRef name,
+                                         int64_t dflt) {
+  auto v = optIntAttr(n, name);
+  if (failed(v))
+    return failure();
+  return v->value_or(dflt);
+}
+
+FailureOr<std::optional<double>> NodeImporter::optFloatAttr(NodeCtx &n,
+                                                           StringRef name) {
+  const AttrValue *a = n.node.findAttr(name);
+  if (!a)
+    return std::optional<double>();
+  if (auto *v = std::get_if<double>(a))
+    return std::optional<double>(*v);
+  if (auto *v = std::get_if<int64_t>(a))
+    return std::optional<double>((double)*v);
+  error(n) << "attribute '" << name << "' must be a float";
+  return failure();
+}
+
+FailureOr<double> NodeImporter::floatAttr(NodeCtx &n, StringRef name,
+                                          double dflt) {
+  auto v = optFloatAttr(n, name);
+  if (failed(v))
+    return failure();
+  return v->value_or(dflt);
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+NodeImporter::intsAttr(NodeCtx &n, StringRef name) {
+  const AttrValue *a = n.node.findAttr(name);
+  if (!a)
+    return std::optional<SmallVector<int64_t>>();
+  if (auto *v = std::get_if<SmallVector<int64_t>>(a))
+    return std::optional<SmallVector<int64_t>>(*v);
+  // An empty JSON list has no element type to tell.
+  if (auto *v = std::get_if<SmallVector<double>>(a); v && v->empty())
+    return std::optional<SmallVector<int64_t>>(SmallVector<int64_t>());
+  error(n) << "attribute '" << name << "' must be a list of integers";
+  return failure();
+}
+
+FailureOr<std::optional<std::string>>
+NodeImporter::stringAttr(NodeCtx &n, StringRef name) {
+  const AttrValue *a = n.node.findAttr(name);
+  if (!a)
+    return std::optional<std::string>();
+  if (auto *v = std::get_if<std::string>(a))
+    return std::optional<std::string>(*v);
+  error(n) << "attribute '" << name << "' must be a string";
+  return failure();
+}
+
+FailureOr<Value> NodeImporter::requireInput(NodeCtx &n, unsigned i,
+                                            StringRef what) {
+  if (Value v = n.in(i))
+    return v;
+  error(n) << "missing input " << i << " (" << what << ")";
+  return failure();
+}
+
+LogicalResult NodeImporter::checkNoAttr(NodeCtx &n, StringRef name) {
+  if (!n.node.findAttr(name))
+    return success();
+  unsupported(n) << ": attribute '" << name << "' is not supported";
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Op construction
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> NodeImporter::build(NodeCtx &n, StringRef opName,
+                                     ValueRange operands,
+                                     ArrayRef<NamedAttribute> attrs) {
+  auto r = graph::createInferred(builder, n.loc, opName, operands, attrs);
+  if (failed(r))
+    return failure();
+  return (*r)[0];
+}
+
+Value NodeImporter::constant(NodeCtx &n, DenseElementsAttr value) {
+  return graph::ConstantOp::create(builder, n.loc, value.getType(),
+                                   cast<ElementsAttr>(value));
+}
+
+Value NodeImporter::constI64(NodeCtx &n, ArrayRef<int64_t> vals) {
+  auto type = RankedTensorType::get({(int64_t)vals.size()},
+                                    builder.getIntegerType(64));
+  return constant(n, DenseElementsAttr::get(type, vals));
+}
+
+static Type elementTypeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+static RankedTensorType rankedOf(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Handlers
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>> NodeImporter::binary(NodeCtx &n) {
+  auto lhs = requireInput(n, 0, "A");
+  auto rhs = requireInput(n, 1, "B");
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if (n.opset() < 7) {
+    auto bcast = intAttr(n, "broadcast", 0);
+    if (failed(bcast))
+      return failure();
+    if (*bcast && n.node.findAttr("axis")) {
+      unsupported(n) << ": axis broadcasting (opset " << n.opset()
+                     << " attributes 'broadcast' and 'axis') is not "
+                        "supported";
+      return failure();
+    }
+  }
+  StringRef op = llvm::StringSwitch<StringRef>(n.node.opType)
+                     .Case("Add", "graph.add")
+                     .Case("Sub", "graph.sub")
+                     .Case("Mul", "graph.mul")
+                     .Case("Div", "graph.div")
+                     .Case("Pow", "graph.pow");
+  return one(build(n, op, {*lhs, *rhs}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::unary(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  if (failed(x))
+    return failure();
+  StringRef op = llvm::StringSwitch<StringRef>(n.node.opType)
+                     .Case("Relu", "graph.relu")
+                     .Case("Sigmoid", "graph.sigmoid")
+                     .Case("Tanh", "graph.tanh")
+                     .Case("Exp", "graph.exp")
+                     .Case("Log", "graph.log")
+                     .Case("Sqrt", "graph.sqrt")
+                     .Case("Neg", "graph.neg")
+                     .Case("Abs", "graph.abs")
+                     .Case("HardSwish", "graph.hard_swish");
+  return one(build(n, op, {*x}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::identity(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  if (failed(x))
+    return failure();
+  return SmallVector<Value>{*x};
+}
+
+/// A scalar tensor of `elem` holding `v`, or the type's lowest (`v` = -inf)
+/// / highest (`v` = +inf) value for integer types.
+static DenseElementsAttr scalarOf(Type elem, double v) {
+  auto type = RankedTensorType::get({}, elem);
+  if (isa<FloatType>(elem))
+    return tensorFromDoubles(type, {v});
+  auto it = cast<IntegerType>(elem);
+  unsigned w = it.getWidth();
+  APInt value;
+  if (std::isinf(v)) {
+    bool high = v > 0;
+    value = it.isUnsigned() || w == 1
+                ? (high ? APInt::getMaxValue(w) : APInt::getMinValue(w))
+                : (high ? APInt::getSignedMaxValue(w)
+                        : APInt::getSignedMinValue(w));
+  } else {
+    value = APInt(w, (uint64_t)(int64_t)v, true, true);
+  }
+  return DenseElementsAttr::get(type, ArrayRef<APInt>(value));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::clip(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  if (failed(x))
+    return failure();
+  Type elem = elementTypeOf(*x);
+  if (!elem.isIntOrFloat()) {
+    unsupported(n) << ": element type " << elem;
+    return failure();
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  Value lo, hi;
+  if (n.opset() < 11) {
+    auto mn = floatAttr(n, "min", -inf);
+    auto mx = floatAttr(n, "max", inf);
+    if (failed(mn) || failed(mx))
+      return failure();
+    lo = constant(n, scalarOf(elem, *mn));
+    hi = constant(n, scalarOf(elem, *mx));
+  } else {
+    lo = n.in(1) ? n.in(1) : constant(n, scalarOf(elem, -inf));
+    hi = n.in(2) ? n.in(2) : constant(n, scalarOf(elem, inf));
+  }
+  return one(build(n, "graph.clip", {*x, lo, hi}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::hardSigmoid(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto alpha = floatAttr(n, "alpha", 0.2);
+  auto beta = floatAttr(n, "beta", 0.5);
+  if (failed(x) || failed(alpha) || failed(beta))
+    return failure();
+  return one(build(n, "graph.hard_sigmoid", {*x},
+                   {named("alpha", f32(*alpha)), named("beta", f32(*beta))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::matmul(NodeCtx &n) {
+  auto a = requireInput(n, 0, "A");
+  auto b = requireInput(n, 1, "B");
+  if (failed(a) || failed(b))
+    return failure();
+  return one(build(n, "graph.matmul", {*a, *b}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::gemm(NodeCtx &n) {
+  auto a = requireInput(n, 0, "A");
+  auto b = requireInput(n, 1, "B");
+  auto alpha = floatAttr(n, "alpha", 1.0);
+  auto beta = floatAttr(n, "beta", 1.0);
+  auto ta = intAttr(n, "transA", 0);
+  auto tb = intAttr(n, "transB", 0);
+  if (failed(a) || failed(b) || failed(alpha) || failed(beta) || failed(ta) ||
+      failed(tb))
+    return failure();
+  SmallVector<Value> operands{*a, *b};
+  if (Value c = n.in(2))
+    operands.push_back(c);
+  return one(build(n, "graph.gemm", operands,
+                   {named("alpha", f32(*alpha)), named("beta", f32(*beta)),
+                    named("trans_a", boolean(*ta != 0)),
+                    named("trans_b", boolean(*tb != 0))}));
+}
+
+LogicalResult NodeImporter::windowAttrs(NodeCtx &n, Value input,
+                                        WindowAttrs &w, bool ceilMode) {
+  size_t rank = w.kernel.size();
+  auto strides = intsAttr(n, "strides");
+  auto dilations = intsAttr(n, "dilations");
+  auto pads = intsAttr(n, "pads");
+  auto autoPad = stringAttr(n, "auto_pad");
+  if (failed(strides) || failed(dilations) || failed(pads) || failed(autoPad))
+    return failure();
+  auto checkLen = [&](const std::optional<SmallVector<int64_t>> &v,
+                      StringRef name, size_t len) {
+    if (v && v->size() != len) {
+      error(n) << "attribute '" << name << "' has " << v->size()
+               << " values; expected " << len;
+      return false;
+    }
+    return true;
+  };
+  if (!checkLen(*strides, "strides", rank) ||
+      !checkLen(*dilations, "dilations", rank) ||
+      !checkLen(*pads, "pads", 2 * rank))
+    return failure();
+  w.strides = strides->value_or(SmallVector<int64_t>(rank, 1));
+  w.dilations = dilations->value_or(SmallVector<int64_t>(rank, 1));
+  w.pads = pads->value_or(SmallVector<int64_t>(2 * rank, 0));
+
+  std::string mode = autoPad->value_or("NOTSET");
+  if (mode == "NOTSET")
+    return success();
+  if (mode == "VALID") {
+    w.pads.assign(2 * rank, 0);
+    return success();
+  }
+  if (mode != "SAME_UPPER" && mode != "SAME_LOWER") {
+    unsupported(n) << ": auto_pad '" << mode << "'";
+    return failure();
+  }
+  auto type = rankedOf(input);
+  if (!type || type.getRank() != (int64_t)rank + 2 ||
+      llvm::any_of(type.getShape().drop_front(2),
+                   [](int64_t d) { return d == kDyn; })) {
+    error(n) << "auto_pad " << mode
+             << " needs an input with static spatial dimensions";
+    return failure();
+  }
+  (void)ceilMode;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t in = type.getDimSize(i + 2);
+    int64_t s = w.strides[i];
+    int64_t out = (in + s - 1) / s;
+    int64_t window = (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t total = std::max<int64_t>(0, (out - 1) * s + window - in);
+    int64_t small = total / 2, large = total - total / 2;
+    w.pads[i] = mode == "SAME_UPPER" ? small : large;
+    w.pads[i + rank] = mode == "SAME_UPPER" ? large : small;
+  }
+  return success();
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::conv(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto wt = requireInput(n, 1, "W");
+  if (failed(x) || failed(wt))
+    return failure();
+  auto kernel = intsAttr(n, "kernel_shape");
+  auto group = intAttr(n, "group", 1);
+  if (failed(kernel) || failed(group))
+    return failure();
+  WindowAttrs w;
+  auto wType = rankedOf(*wt);
+  if (*kernel) {
+    w.kernel = **kernel;
+  } else if (wType && wType.getRank() >= 3 &&
+             llvm::none_of(wType.getShape().drop_front(2),
+                           [](int64_t d) { return d == kDyn; })) {
+    w.kernel.assign(wType.getShape().begin() + 2, wType.getShape().end());
+  } else {
+    error(n) << "no 'kernel_shape' and the weight's shape is not known";
+    return failure();
+  }
+  if (w.kernel.empty() || w.kernel.size() > 3) {
+    unsupported(n) << ": " << w.kernel.size()
+                   << "-D convolution (1-D to 3-D are supported)";
+    return failure();
+  }
+  if (failed(windowAttrs(n, *x, w, false)))
+    return failure();
+  SmallVector<Value> operands{*x, *wt};
+  if (Value b = n.in(2))
+    operands.push_back(b);
+  return one(build(n, "graph.conv", operands,
+                   {named("strides", i64s(w.strides)),
+                    named("pads", i64s(w.pads)),
+                    named("dilations", i64s(w.dilations)),
+                    named("group", i64(*group))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::batchNorm(NodeCtx &n) {
+  for (unsigned i = 1; i < n.node.outputs.size(); ++i)
+    if (outputUsed(n, i)) {
+      unsupported(n) << ": training output " << i << " ('"
+                     << n.node.outputs[i] << "') is used; only inference "
+                     << "is supported";
+      return failure();
+    }
+  auto training = intAttr(n, "training_mode", 0);
+  auto spatial = intAttr(n, "spatial", 1);
+  auto eps = floatAttr(n, "epsilon", 1e-5);
+  if (failed(training) || failed(spatial) || failed(eps))
+    return failure();
+  if (*training) {
+    unsupported(n) << ": training_mode = 1";
+    return failure();
+  }
+  if (!*spatial) {
+    unsupported(n) << ": spatial = 0";
+    return failure();
+  }
+  SmallVector<Value> operands;
+  static const char *const names[] = {"X", "scale", "B", "mean", "var"};
+  for (unsigned i = 0; i < 5; ++i) {
+    auto v = requireInput(n, i, names[i]);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  return one(build(n, "graph.batch_norm", operands,
+                   {named("epsilon", f32(*eps))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::maxPool(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto kernel = intsAttr(n, "kernel_shape");
+  auto ceil = intAttr(n, "ceil_mode", 0);
+  auto order = intAttr(n, "storage_order", 0);
+  if (failed(x) || failed(kernel) || failed(ceil) || failed(order))
+    return failure();
+  if (*order != 0) {
+    unsupported(n) << ": storage_order = " << *order;
+    return failure();
+  }
+  if (outputUsed(n, 1)) {
+    unsupported(n) << ": the Indices output is used";
+    return failure();
+  }
+  if (!*kernel || (*kernel)->empty()) {
+    error(n) << "missing attribute 'kernel_shape'";
+    return failure();
+  }
+  WindowAttrs w;
+  w.kernel = **kernel;
+  if (failed(windowAttrs(n, *x, w, *ceil != 0)))
+    return failure();
+  return one(build(n, "graph.max_pool", {*x},
+                   {named("kernel_shape", i64s(w.kernel)),
+                    named("strides", i64s(w.strides)),
+                    named("pads", i64s(w.pads)),
+                    named("dilations", i64s(w.dilations)),
+                    named("ceil_mode", boolean(*ceil != 0))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::averagePool(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto kernel = intsAttr(n, "kernel_shape");
+  auto ceil = intAttr(n, "ceil_mode", 0);
+  auto countPad = intAttr(n, "count_include_pad", 0);
+  if (failed(x) || failed(kernel) || failed(ceil) || failed(countPad))
+    return failure();
+  if (!*kernel || (*kernel)->empty()) {
+    error(n) << "missing attribute 'kernel_shape'";
+    return failure();
+  }
+  WindowAttrs w;
+  w.kernel = **kernel;
+  if (failed(windowAttrs(n, *x, w, *ceil != 0)))
+    return failure();
+  return one(build(n, "graph.average_pool", {*x},
+                   {named("kernel_shape", i64s(w.kernel)),
+                    named("strides", i64s(w.strides)),
+                    named("pads", i64s(w.pads)),
+                    named("dilations", i64s(w.dilations)),
+                    named("ceil_mode", boolean(*ceil != 0)),
+                    named("count_include_pad", boolean(*countPad != 0))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::globalAveragePool(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  if (failed(x))
+    return failure();
+  return one(build(n, "graph.global_average_pool", {*x}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::softmax(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  if (failed(x))
+    return failure();
+  if (n.opset() >= 13) {
+    auto axis = intAttr(n, "axis", -1);
+    if (failed(axis))
+      return failure();
+    return one(build(n, "graph.softmax", {*x}, {named("axis", i64(*axis))}));
+  }
+  // Opset < 13: the input is coerced to 2-D at `axis` ([prod(d < axis),
+  // prod(d >= axis)]), normalized along the second dimension and reshaped
+  // back.
+  auto axis = intAttr(n, "axis", 1);
+  if (failed(axis))
+    return failure();
+  auto type = rankedOf(*x);
+  if (!type) {
+    error(n) << "opset-" << n.opset()
+             << " softmax needs an input of known rank";
+    return failure();
+  }
+  int64_t rank = type.getRank();
+  int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a > rank || (rank > 0 && a == rank)) {
+    error(n) << "axis " << *axis << " is out of range for rank " << rank;
+    return failure();
+  }
+  if (rank == 0 || a == rank - 1)
+    return one(build(n, "graph.softmax", {*x}, {named("axis", i64(-1))}));
+  auto flat = build(n, "graph.flatten", {*x}, {named("axis", i64(a))});
+  if (failed(flat))
+    return failure();
+  auto sm = build(n, "graph.softmax", {*flat}, {named("axis", i64(1))});
+  if (failed(sm))
+    return failure();
+  auto shape = build(n, "graph.shape", {*x});
+  if (failed(shape))
+    return failure();
+  return one(build(n, "graph.reshape", {*sm, *shape},
+                   {named("allowzero", boolean(false))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::reshape(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  if (failed(x))
+    return failure();
+  Value shape;
+  if (n.opset() < 5) {
+    auto s = intsAttr(n, "shape");
+    if (failed(s))
+      return failure();
+    if (!*s) {
+      error(n) << "missing attribute 'shape'";
+      return failure();
+    }
+    shape = constI64(n, **s);
+  } else {
+    auto s = requireInput(n, 1, "shape");
+    if (failed(s))
+      return failure();
+    shape = *s;
+  }
+  auto allowzero = intAttr(n, "allowzero", 0);
+  if (failed(allowzero))
+    return failure();
+  return one(build(n, "graph.reshape", {*x, shape},
+                   {named("allowzero", boolean(*allowzero != 0))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::flatten(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto axis = intAttr(n, "axis", 1);
+  if (failed(x) || failed(axis))
+    return failure();
+  return one(build(n, "graph.flatten", {*x}, {named("axis", i64(*axis))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::transpose(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto perm = intsAttr(n, "perm");
+  if (failed(x) || failed(perm))
+    return failure();
+  SmallVector<int64_t> p;
+  if (*perm) {
+    p = **perm;
+  } else {
+    auto type = rankedOf(*x);
+    if (!type) {
+      error(n) << "no 'perm' and the input's rank is not known";
+      return failure();
+    }
+    for (int64_t i = type.getRank() - 1; i >= 0; --i)
+      p.push_back(i);
+  }
+  return one(build(n, "graph.transpose", {*x}, {named("perm", i64s(p))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::concat(NodeCtx &n) {
+  auto axis = optIntAttr(n, "axis");
+  if (failed(axis))
+    return failure();
+  if (!*axis && n.opset() >= 4) {
+    error(n) << "missing attribute 'axis'";
+    return failure();
+  }
+  SmallVector<Value> operands;
+  for (Value v : n.ins)
+    if (v)
+      operands.push_back(v);
+  if (operands.empty()) {
+    error(n) << "needs at least one input";
+    return failure();
+  }
+  return one(build(n, "graph.concat", operands,
+                   {named("axis", i64(axis->value_or(1)))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::slice(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  if (failed(x))
+    return failure();
+  Value starts, ends, axes, steps;
+  int64_t count = -1;
+  if (n.opset() < 10) {
+    auto s = intsAttr(n, "starts");
+    auto e = intsAttr(n, "ends");
+    auto a = intsAttr(n, "axes");
+    if (failed(s) || failed(e) || failed(a))
+      return failure();
+    if (!*s || !*e) {
+      error(n) << "missing attribute '" << (*s ? "ends" : "starts") << "'";
+      return failure();
+    }
+    if ((*s)->size() != (*e)->size() || (*a && (*a)->size() != (*s)->size())) {
+      error(n) << "attributes 'starts', 'ends' and 'axes' must have the "
+                  "same length";
+      return failure();
+    }
+    starts = constI64(n, **s);
+    ends = constI64(n, **e);
+    if (*a)
+      axes = constI64(n, **a);
+    count = (*s)->size();
+  } else {
+    auto s = requireInput(n, 1, "starts");
+    auto e = requireInput(n, 2, "ends");
+    if (failed(s) || failed(e))
+      return failure();
+    starts = *s;
+    ends = *e;
+    axes = n.in(3);
+    steps = n.in(4);
+  }
+  if (count < 0) {
+    auto t = rankedOf(starts);
+    if (!t || t.getRank() != 1 || t.isDynamicDim(0)) {
+      if (!axes || !steps) {
+        error(n) << "the length of 'starts' is not known, so default "
+                    "'axes'/'steps' cannot be made";
+        return failure();
+      }
+    } else {
+      count = t.getDimSize(0);
+    }
+  }
+  if (!axes) {
+    SmallVector<int64_t> a;
+    for (int64_t i = 0; i < count; ++i)
+      a.push_back(i);
+    axes = constI64(n, a);
+  }
+  if (!steps)
+    steps = constI64(n, SmallVector<int64_t>(count, 1));
+  return one(build(n, "graph.slice", {*x, starts, ends, axes, steps}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::squeeze(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  if (failed(x))
+    return failure();
+  SmallVector<Value> operands{*x};
+  if (n.opset() < 13) {
+    auto axes = intsAttr(n, "axes");
+    if (failed(axes))
+      return failure();
+    if (*axes)
+      operands.push_back(constI64(n, **axes));
+  } else if (Value a = n.in(1)) {
+    operands.push_back(a);
+  }
+  return one(build(n, "graph.squeeze", operands));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::unsqueeze(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  if (failed(x))
+    return failure();
+  Value axes;
+  if (n.opset() < 13) {
+    auto a = intsAttr(n, "axes");
+    if (failed(a))
+      return failure();
+    if (!*a) {
+      error(n) << "missing attribute 'axes'";
+      return failure();
+    }
+    axes = constI64(n, **a);
+  } else {
+    auto a = requireInput(n, 1, "axes");
+    if (failed(a))
+      return failure();
+    axes = *a;
+  }
+  return one(build(n, "graph.unsqueeze", {*x, axes}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::shape(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto start = optIntAttr(n, "start");
+  auto end = optIntAttr(n, "end");
+  if (failed(x) || failed(start) || failed(end))
+    return failure();
+  SmallVector<NamedAttribute> attrs;
+  if (*start && **start != 0)
+    attrs.push_back(named("start", i64(**start)));
+  if (*end)
+    attrs.push_back(named("end", i64(**end)));
+  return one(build(n, "graph.shape", {*x}, attrs));
+}
+
+static std::optional<int> onnxTypeCodeFromName(StringRef name) {
+  for (int code = 0; code <= kOnnxBfloat16; ++code)
+    if (name.equals_insensitive(onnxDataTypeName(code)))
+      return code;
+  for (auto [dtype, code] : kDtypeNames)
+    if (name == dtype)
+      return code;
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::castOp(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  if (failed(x))
+    return failure();
+  const AttrValue *to = n.node.findAttr("to");
+  if (!to) {
+    error(n) << "missing attribute 'to'";
+    return failure();
+  }
+  std::optional<int> code;
+  if (auto *v = std::get_if<int64_t>(to))
+    code = (int)*v;
+  else if (auto *s = std::get_if<std::string>(to))
+    code = onnxTypeCodeFromName(*s);
+  if (!code) {
+    error(n) << "attribute 'to' must be an ONNX data type";
+    return failure();
+  }
+  Type elem = onnxElementType(ctx, *code);
+  if (!elem) {
+    unsupported(n) << ": cast to " << onnxDataTypeName(*code);
+    return failure();
+  }
+  return one(build(n, "graph.cast", {*x}, {named("to", TypeAttr::get(elem))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::constantNode(NodeCtx &n) {
+  if (n.node.attributes.size() != 1) {
+    error(n) << "needs exactly one of the attributes value, value_float, "
+                "value_floats, value_int, value_ints";
+    return failure();
+  }
+  const auto &[name, attr] = n.node.attributes.front();
+  auto f32Type = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, builder.getF32Type());
+  };
+  auto i64Type = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, builder.getIntegerType(64));
+  };
+  if (name == "value") {
+    if (auto *t = std::get_if<ElementsAttr>(&attr)) {
+      return SmallVector<Value>{graph::ConstantOp::create(
+          builder, n.loc, t->getType(), *t)};
+    }
+    if (auto *u = std::get_if<UnsupportedAttr>(&attr)) {
+      unsupported(n) << ": " << u->what;
+      return failure();
+    }
+  } else if (name == "value_float") {
+    if (auto v = optFloatAttr(n, name); succeeded(v))
+      return SmallVector<Value>{
+          constant(n, tensorFromDoubles(f32Type({}), {**v}))};
+    return failure();
+  } else if (name == "value_floats") {
+    const AttrValue *a = &attr;
+    SmallVector<double> fs;
+    if (auto *v = std::get_if<SmallVector<double>>(a))
+      fs = *v;
+    else if (auto *v = std::get_if<SmallVector<int64_t>>(a))
+      fs.assign(v->begin(), v->end());
+    else {
+      error(n) << "attribute 'value_floats' must be a list of floats";
+      return failure();
+    }
+    return SmallVector<Value>{
+        constant(n, tensorFromDoubles(f32Type({(int64_t)fs.size()}), fs))};
+  } else if (name == "value_int") {
+    if (auto v = optIntAttr(n, name); succeeded(v))
+      return SmallVector<Value>{constant(
+          n, DenseElementsAttr::get(i64Type({}), ArrayRef<int64_t>(**v)))};
+    return failure();
+  } else if (name == "value_ints") {
+    auto v = intsAttr(n, name);
+    if (failed(v))
+      return failure();
+    return SmallVector<Value>{constI64(n, **v)};
+  } else if (name == "sparse_value" || name == "value_string" ||
+             name == "value_strings") {
+    unsupported(n) << ": attribute '" << name << "' is not supported";
+    return failure();
+  }
+  error(n) << "attribute '" << name
+           << "' is not one of value, value_float, value_floats, value_int, "
+              "value_ints, or has the wrong kind";
+  return failure();
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::gather(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto idx = requireInput(n, 1, "indices");
+  auto axis = intAttr(n, "axis", 0);
+  if (failed(x) || failed(idx) || failed(axis))
+    return failure();
+  return one(
+      build(n, "graph.gather", {*x, *idx}, {named("axis", i64(*axis))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::dropout(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  if (failed(x))
+    return failure();
+  if (outputUsed(n, 1)) {
+    unsupported(n) << ": the mask output is used";
+    return failure();
+  }
+  if (Value mode = n.in(2)) {
+    SmallVector<int64_t> v;
+    if (failed(graph::getConstantInts(mode, v)) || v.size() != 1) {
+      unsupported(n) << ": 'training_mode' must be a constant";
+      return failure();
+    }
+    if (v[0]) {
+      unsupported(n) << ": training_mode = true";
+      return failure();
+    }
+  }
+  auto isTest = intAttr(n, "is_test", 1);
+  if (failed(isTest))
+    return failure();
+  return SmallVector<Value>{*x};
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::constantOfShape(NodeCtx &n) {
+  auto s = requireInput(n, 0, "input");
+  if (failed(s))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (failed(graph::getConstantInts(*s, shape))) {
+    unsupported(n) << ": the shape is not a constant after shape folding";
+    return failure();
+  }
+  for (int64_t d : shape)
+    if (d < 0) {
+      error(n) << "negative dimension " << d;
+      return failure();
+    }
+  DenseElementsAttr value;
+  if (const AttrValue *a = n.node.findAttr("value")) {
+    auto *t = std::get_if<ElementsAttr>(a);
+    auto dense = t ? dyn_cast<DenseElementsAttr>(*t) : DenseElementsAttr();
+    if (!dense || dense.getNumElements() != 1) {
+      error(n) << "attribute 'value' must be a one-element tensor";
+      return failure();
+    }
+    value = dense;
+  } else {
+    value = tensorFromDoubles(RankedTensorType::get({1}, builder.getF32Type()),
+                              {0.0});
+  }
+  auto type = RankedTensorType::get(shape, value.getElementType());
+  if (value.getElementType().isInteger(1))
+    return SmallVector<Value>{constant(
+        n, DenseElementsAttr::get(type, *value.value_begin<bool>()))};
+  if (isa<FloatType>(value.getElementType()))
+    return SmallVector<Value>{constant(
+        n, DenseElementsAttr::get(type, *value.value_begin<APFloat>()))};
+  return SmallVector<Value>{constant(
+      n, DenseElementsAttr::get(type, *value.value_begin<APInt>()))};
+}
+
+//===----------------------------------------------------------------------===//
+// Entry
+//===----------------------------------------------------------------------===//
+
+LogicalResult tfrt::frontend::importGraph(ModuleOp module,
+                                          const GraphDesc &graph,
+                                          const ImportOptions &options) {
+  NodeImporter importer(module, options);
+  return importer.run(graph);
+}

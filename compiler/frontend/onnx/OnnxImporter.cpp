@@ -1,0 +1,277 @@
+//===- OnnxImporter.cpp - ONNX protobuf models into the graph dialect -----===//
+//
+// Parses the ModelProto, runs ONNX's checker and shape inference (through
+// OnnxChecker.cpp, the only place exceptions are allowed), converts tensors
+// into DenseElementsAttrs and the graph into a GraphDesc for NodeImporter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/onnx/OnnxImporter.h"
+
+#include "compiler/frontend/common/NodeImporter.h"
+#include "compiler/frontend/onnx/OnnxChecker.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <onnx/onnx_pb.h>
+
+using namespace mlir;
+using namespace tfrt;
+using namespace tfrt::frontend;
+
+namespace {
+
+/// Converts a TensorProto into a dense attribute; `error` says why not.
+FailureOr<DenseElementsAttr> convertTensor(MLIRContext *ctx,
+                                           const onnx::TensorProto &t,
+                                           std::string &error) {
+  if (t.data_location() == onnx::TensorProto::EXTERNAL ||
+      t.external_data_size() > 0) {
+    error = "external data is not supported";
+    return failure();
+  }
+  Type elem = onnxElementType(ctx, t.data_type());
+  if (!elem) {
+    error = "element type " + onnxDataTypeName(t.data_type()) +
+            " is not supported";
+    return failure();
+  }
+  SmallVector<int64_t> dims;
+  for (int64_t d : t.dims()) {
+    if (d < 0) {
+      error = "negative dimension " + std::to_string(d);
+      return failure();
+    }
+    dims.push_back(d);
+  }
+  auto type = RankedTensorType::get(dims, elem);
+  int64_t n = type.getNumElements();
+  if (t.has_raw_data())
+    return tensorFromRaw(type, ArrayRef<char>(t.raw_data().data(),
+                                               t.raw_data().size()),
+                         error);
+
+  auto countError = [&](int64_t got, const char *field) {
+    error = std::string(field) + " has " + std::to_string(got) +
+            " values; the shape needs " + std::to_string(n);
+    return failure();
+  };
+  switch (t.data_type()) {
+  case kOnnxFloat: {
+    if (t.float_data_size() != n)
+      return countError(t.float_data_size(), "float_data");
+    SmallVector<double> v(t.float_data().begin(), t.float_data().end());
+    return tensorFromDoubles(type, v);
+  }
+  case kOnnxDouble: {
+    if (t.double_data_size() != n)
+      return countError(t.double_data_size(), "double_data");
+    SmallVector<double> v(t.double_data().begin(), t.double_data().end());
+    return tensorFromDoubles(type, v);
+  }
+  case kOnnxInt64: {
+    if (t.int64_data_size() != n)
+      return countError(t.int64_data_size(), "int64_data");
+    SmallVector<int64_t> v(t.int64_data().begin(), t.int64_data().end());
+    return tensorFromInts(type, v, false);
+  }
+  case kOnnxUint32:
+  case kOnnxUint64: {
+    if (t.uint64_data_size() != n)
+      return countError(t.uint64_data_size(), "uint64_data");
+    SmallVector<int64_t> v;
+    for (uint64_t x : t.uint64_data())
+      v.push_back((int64_t)x);
+    return tensorFromInts(type, v, false);
+  }
+  default: {
+    // int32_data holds INT32 values and the bit patterns of the narrower
+    // types (INT8/16, UINT8/16, BOOL, FLOAT16, BFLOAT16).
+    if (t.int32_data_size() != n)
+      return countError(t.int32_data_size(), "int32_data");
+    SmallVector<int64_t> v(t.int32_data().begin(), t.int32_data().end());
+    if (elem.isUnsignedInteger())
+      for (int64_t &x : v)
+        x = (int64_t)(uint32_t)x;
+    return tensorFromInts(type, v, /*floatBits=*/true);
+  }
+  }
+}
+
+AttrValue convertAttribute(MLIRContext *ctx, const onnx::AttributeProto &a) {
+  using A = onnx::AttributeProto;
+  int type = a.type();
+  if (type == A::UNDEFINED) {
+    // Old models leave the type out: go by the field that is set.
+    if (a.has_f()) type = A::FLOAT;
+    else if (a.has_i()) type = A::INT;
+    else if (a.has_s()) type = A::STRING;
+    else if (a.has_t()) type = A::TENSOR;
+    else if (a.floats_size()) type = A::FLOATS;
+    else if (a.ints_size()) type = A::INTS;
+    else if (a.strings_size()) type = A::STRINGS;
+  }
+  switch (type) {
+  case A::FLOAT:
+    return (double)a.f();
+  case A::INT:
+    return (int64_t)a.i();
+  case A::STRING:
+    return a.s();
+  case A::FLOATS:
+    return SmallVector<double>(a.floats().begin(), a.floats().end());
+  case A::INTS:
+    return SmallVector<int64_t>(a.ints().begin(), a.ints().end());
+  case A::STRINGS:
+    return std::vector<std::string>(a.strings().begin(), a.strings().end());
+  case A::TENSOR: {
+    std::string error;
+    auto t = convertTensor(ctx, a.t(), error);
+    if (failed(t))
+      return UnsupportedAttr{"tensor attribute '" + a.name() + "': " + error};
+    return cast<ElementsAttr>(*t);
+  }
+  case A::SPARSE_TENSOR:
+    return UnsupportedAttr{"sparse tensor attribute '" + a.name() + "'"};
+  case A::GRAPH:
+  case A::GRAPHS:
+    return UnsupportedAttr{"subgraph attribute '" + a.name() + "'"};
+  default:
+    return UnsupportedAttr{"attribute '" + a.name() + "' of kind " +
+                           std::to_string(type)};
+  }
+}
+
+} // namespace
+
+FailureOr<OwningOpRef<ModuleOp>>
+tfrt::frontend::importOnnxFile(MLIRContext *ctx, const ImportOptions &options) {
+  Location loc = fileLoc(ctx, options.fileName);
+  auto buffer = llvm::MemoryBuffer::getFile(options.fileName, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(loc) << "cannot read the model: "
+                          << buffer.getError().message(),
+           failure();
+  onnx::ModelProto model;
+  if ((*buffer)->getBufferSize() > (size_t)INT32_MAX ||
+      !model.ParseFromArray((*buffer)->getBufferStart(),
+                            (int)(*buffer)->getBufferSize()))
+    return emitError(loc) << "not a valid ONNX model (the protobuf cannot be "
+                             "parsed)",
+           failure();
+
+  int64_t opset = -1;
+  for (const auto &oi : model.opset_import())
+    if (oi.domain().empty() || oi.domain() == "ai.onnx")
+      opset = oi.version();
+  if (opset < 0) {
+    if (model.opset_import_size() == 0)
+      opset = 1; // IR version < 3: no opset imports, the first opset.
+    else
+      return emitError(loc) << "the model imports no opset of the default "
+                               "ONNX domain",
+             failure();
+  }
+
+  int64_t newest = newestKnownOnnxOpset();
+  if (opset > newest) {
+    emitWarning(loc) << "the model uses opset " << opset
+                     << ", newer than the ONNX checker knows (" << newest
+                     << "); skipping the checker";
+  } else {
+    std::string msg = runOnnxChecker(model);
+    if (!msg.empty())
+      return emitError(loc) << "ONNX checker: " << msg, failure();
+    msg = runOnnxShapeInference(model);
+    if (!msg.empty())
+      emitWarning(loc) << "ONNX shape inference: " << msg;
+  }
+
+  const onnx::GraphProto &graph = model.graph();
+  GraphDesc desc;
+  bool ok = true;
+  llvm::StringSet<> initNames;
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    std::string error;
+    auto value = convertTensor(ctx, t, error);
+    if (failed(value)) {
+      emitError(loc) << "initializer '" << t.name() << "': " << error;
+      ok = false;
+      continue;
+    }
+    initNames.insert(t.name());
+    desc.initializers.emplace_back(t.name(), cast<ElementsAttr>(*value));
+  }
+  if (graph.sparse_initializer_size()) {
+    emitError(loc) << "sparse initializers are not supported";
+    ok = false;
+  }
+
+  for (const onnx::ValueInfoProto &vi : graph.input()) {
+    if (initNames.contains(vi.name()))
+      continue;
+    if (!vi.type().has_tensor_type()) {
+      emitError(loc) << "input '" << vi.name() << "' is not a tensor";
+      ok = false;
+      continue;
+    }
+    const auto &tt = vi.type().tensor_type();
+    InputDesc in;
+    in.name = vi.name();
+    in.elementType = onnxElementType(ctx, tt.elem_type());
+    if (!in.elementType) {
+      emitError(loc) << "input '" << vi.name() << "' has element type "
+                     << onnxDataTypeName(tt.elem_type())
+                     << ", which is not supported";
+      ok = false;
+      continue;
+    }
+    in.ranked = tt.has_shape();
+    for (const auto &d : tt.shape().dim()) {
+      if (d.has_dim_value() && d.dim_value() >= 0) {
+        in.dims.push_back(d.dim_value());
+        in.dimNames.push_back("");
+      } else {
+        in.dims.push_back(ShapedType::kDynamic);
+        in.dimNames.push_back(d.has_dim_param() ? d.dim_param() : "?");
+      }
+    }
+    desc.inputs.push_back(std::move(in));
+  }
+  for (const onnx::ValueInfoProto &vi : graph.output())
+    desc.outputs.push_back(vi.name());
+
+  for (const onnx::NodeProto &np : graph.node()) {
+    NodeDesc node;
+    node.name = np.name();
+    node.opType = np.op_type();
+    node.domain = np.domain();
+    node.opsetVersion = opset;
+    if (!node.domain.empty() && node.domain != "ai.onnx") {
+      node.opsetVersion = 1;
+      for (const auto &oi : model.opset_import())
+        if (oi.domain() == node.domain)
+          node.opsetVersion = oi.version();
+    }
+    node.inputs.assign(np.input().begin(), np.input().end());
+    node.outputs.assign(np.output().begin(), np.output().end());
+    for (const onnx::AttributeProto &a : np.attribute())
+      node.attributes.emplace_back(a.name(), convertAttribute(ctx, a));
+    desc.nodes.push_back(std::move(node));
+  }
+  if (!ok)
+    return failure();
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  if (!graph.name().empty())
+    (*module)->setAttr("graph.model_name",
+                       StringAttr::get(ctx, graph.name()));
+  if (failed(importGraph(*module, desc, options)))
+    return failure();
+  return module;
+}
