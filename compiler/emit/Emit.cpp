@@ -1,0 +1,397 @@
+//===- Emit.cpp - LLVM IR, the model ABI and in-process codegen -----------===//
+//
+// Translates the LLVM-dialect module to LLVM IR, adds the model's ABI (the
+// constant tfrt_model_desc, an entry trampoline that unpacks the input and
+// output pointer arrays, and the exported `<name>_*` functions that forward to
+// runtime-lib), internalizes everything else, optimises with the new pass
+// manager and emits an object, assembly or IR with a TargetMachine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/emit/Emit.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+namespace {
+llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+} // namespace
+
+int32_t tfrt::dtypeCode(Type t) {
+  if (t.isF32())
+    return 1;
+  if (t.isF64())
+    return 11;
+  if (t.isF16())
+    return 10;
+  if (t.isBF16())
+    return 16;
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    bool u = i.isUnsigned();
+    switch (i.getWidth()) {
+    case 1:
+      return 9;
+    case 8:
+      return u ? 2 : 3;
+    case 16:
+      return u ? 4 : 5;
+    case 32:
+      return u ? 12 : 6;
+    case 64:
+      return u ? 13 : 7;
+    default:
+      return 0;
+    }
+  }
+  return 0;
+}
+
+const char *tfrt::dtypeName(int32_t code) {
+  switch (code) {
+  case 1:
+    return "float32";
+  case 2:
+    return "uint8";
+  case 3:
+    return "int8";
+  case 4:
+    return "uint16";
+  case 5:
+    return "int16";
+  case 6:
+    return "int32";
+  case 7:
+    return "int64";
+  case 9:
+    return "bool";
+  case 10:
+    return "float16";
+  case 11:
+    return "float64";
+  case 12:
+    return "uint32";
+  case 13:
+    return "uint64";
+  case 16:
+    return "bfloat16";
+  default:
+    return "invalid";
+  }
+}
+
+llvm::Expected<tfrt::ModelSignature> tfrt::extractSignature(ModuleOp module) {
+  auto func = module.lookupSymbol<func::FuncOp>("main");
+  if (!func)
+    return makeError("the model has no entry function 'main'");
+  ModelSignature sig;
+  auto describe = [&](Type t, Attribute nameAttr, const std::string &dflt,
+                      std::vector<TensorSignature> &out) -> llvm::Error {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape())
+      return makeError("model " + dflt + " does not have a static shape");
+    TensorSignature s;
+    auto name = dyn_cast_or_null<StringAttr>(nameAttr);
+    s.name = name ? name.str() : dflt;
+    s.dtype = dtypeCode(tensor.getElementType());
+    if (!s.dtype) {
+      std::string ts;
+      llvm::raw_string_ostream(ts) << tensor.getElementType();
+      return makeError("model " + dflt + " ('" + s.name +
+                       "') has unsupported element type " + ts);
+    }
+    s.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+    out.push_back(std::move(s));
+    return llvm::Error::success();
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto err = describe(func.getArgumentTypes()[i],
+                            func.getArgAttr(i, "graph.name"),
+                            "input" + std::to_string(i), sig.inputs))
+      return std::move(err);
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (auto err = describe(func.getResultTypes()[i],
+                            func.getResultAttr(i, "graph.name"),
+                            "output" + std::to_string(i), sig.outputs))
+      return std::move(err);
+  return sig;
+}
+
+namespace {
+/// Adds the descriptor, the entry trampoline and the API functions.
+llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
+                        const tfrt::ModelSignature &sig, uint64_t wsBytes,
+                        uint64_t wsAlign) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Function *compute = m.getFunction(name + "_compute");
+  if (!compute)
+    return makeError("internal error: compute function missing");
+  size_t numIn = sig.inputs.size(), numOut = sig.outputs.size();
+  if (compute->arg_size() != numIn + numOut + 1)
+    return makeError("internal error: compute function has " +
+                     llvm::Twine(compute->arg_size()) + " arguments, expected " +
+                     llvm::Twine(numIn + numOut + 1));
+
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *voidTy = llvm::Type::getVoidTy(ctx);
+
+  // void <name>_entry(void *const *in, void *const *out, void *ws)
+  auto *entryTy = llvm::FunctionType::get(voidTy, {ptrTy, ptrTy, ptrTy}, false);
+  auto *entry = llvm::Function::Create(entryTy, llvm::GlobalValue::InternalLinkage,
+                                       name + "_entry", m);
+  {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+    SmallVector<llvm::Value *> args;
+    for (size_t i = 0; i < numIn; ++i)
+      args.push_back(b.CreateLoad(
+          ptrTy, b.CreateConstInBoundsGEP1_64(ptrTy, entry->getArg(0), i)));
+    for (size_t i = 0; i < numOut; ++i)
+      args.push_back(b.CreateLoad(
+          ptrTy, b.CreateConstInBoundsGEP1_64(ptrTy, entry->getArg(1), i)));
+    args.push_back(entry->getArg(2));
+    b.CreateCall(compute, args);
+    b.CreateRetVoid();
+  }
+
+  auto cstring = [&](const std::string &s, const llvm::Twine &sym) {
+    auto *init = llvm::ConstantDataArray::getString(ctx, s, true);
+    auto *gv = new llvm::GlobalVariable(m, init->getType(), true,
+                                        llvm::GlobalValue::PrivateLinkage,
+                                        init, sym);
+    gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    return gv;
+  };
+  // struct tfrt_tensor_desc { const char *name; i32 dtype; i32 rank; const i64 *dims; }
+  auto *descTy = llvm::StructType::get(ctx, {ptrTy, i32, i32, ptrTy});
+  auto tensorDescs = [&](const std::vector<tfrt::TensorSignature> &v,
+                         const char *kind) -> llvm::Constant * {
+    SmallVector<llvm::Constant *> elems;
+    for (auto [i, t] : llvm::enumerate(v)) {
+      std::string base = name + "_" + kind + std::to_string(i);
+      llvm::Constant *dims = llvm::ConstantPointerNull::get(ptrTy);
+      if (!t.shape.empty()) {
+        SmallVector<uint64_t> d(t.shape.begin(), t.shape.end());
+        auto *init = llvm::ConstantDataArray::get(ctx, d);
+        dims = new llvm::GlobalVariable(m, init->getType(), true,
+                                        llvm::GlobalValue::PrivateLinkage,
+                                        init, base + "_dims");
+      } else {
+        // Rank 0: point at a valid empty array anyway.
+        auto *init = llvm::ConstantDataArray::get(ctx, ArrayRef<uint64_t>{0});
+        dims = new llvm::GlobalVariable(m, init->getType(), true,
+                                        llvm::GlobalValue::PrivateLinkage,
+                                        init, base + "_dims");
+      }
+      elems.push_back(llvm::ConstantStruct::get(
+          descTy, {cstring(t.name, base + "_name"),
+                   llvm::ConstantInt::get(i32, t.dtype),
+                   llvm::ConstantInt::get(i32, t.shape.size()), dims}));
+    }
+    auto *arrTy = llvm::ArrayType::get(descTy, elems.size());
+    return new llvm::GlobalVariable(m, arrTy, true,
+                                    llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(arrTy, elems),
+                                    name + "_" + kind + "s");
+  };
+  llvm::Constant *inputs = tensorDescs(sig.inputs, "input");
+  llvm::Constant *outputs = tensorDescs(sig.outputs, "output");
+  // struct tfrt_model_desc (see runtime-lib/include/tfrt/runtime.h)
+  auto *modelTy = llvm::StructType::get(
+      ctx, {i32, i32, i32, i32, ptrTy, ptrTy, ptrTy, i64, i64, ptrTy});
+  auto *desc = new llvm::GlobalVariable(
+      m, modelTy, true, llvm::GlobalValue::InternalLinkage,
+      llvm::ConstantStruct::get(
+          modelTy,
+          {llvm::ConstantInt::get(i32, 1), llvm::ConstantInt::get(i32, numIn),
+           llvm::ConstantInt::get(i32, numOut), llvm::ConstantInt::get(i32, 0),
+           cstring(name, name + "_model_name"), inputs, outputs,
+           llvm::ConstantInt::get(i64, wsBytes),
+           llvm::ConstantInt::get(i64, wsAlign), entry}),
+      name + "_desc");
+  desc->setAlignment(llvm::Align(8));
+
+  // Exported API: thin forwards into runtime-lib.
+  auto forward = [&](const std::string &apiName, llvm::Type *ret,
+                     ArrayRef<llvm::Type *> params, const char *target,
+                     bool prependDesc) {
+    auto *fnTy = llvm::FunctionType::get(ret, params, false);
+    auto *fn = llvm::Function::Create(fnTy, llvm::GlobalValue::ExternalLinkage,
+                                      name + "_" + apiName, m);
+    fn->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+    if (!target) {
+      b.CreateRet(desc);
+      return;
+    }
+    SmallVector<llvm::Type *> calleeParams;
+    SmallVector<llvm::Value *> args;
+    if (prependDesc) {
+      calleeParams.push_back(ptrTy);
+      args.push_back(desc);
+    }
+    for (llvm::Argument &a : fn->args()) {
+      calleeParams.push_back(a.getType());
+      args.push_back(&a);
+    }
+    llvm::FunctionCallee callee = m.getOrInsertFunction(
+        target, llvm::FunctionType::get(ret, calleeParams, false));
+    llvm::CallInst *call = b.CreateCall(callee, args);
+    call->setTailCall();
+    b.CreateRet(call);
+  };
+  forward("descriptor", ptrTy, {}, nullptr, false);
+  forward("create", ptrTy, {ptrTy}, "tfrt_model_create", true);
+  forward("run", ptrTy, {ptrTy, ptrTy, i64, ptrTy, i64}, "tfrt_model_run",
+          false);
+  forward("destroy", ptrTy, {ptrTy}, "tfrt_model_destroy", false);
+  forward("input_info", ptrTy, {i64, ptrTy}, "tfrt_model_input_info", true);
+  forward("output_info", ptrTy, {i64, ptrTy}, "tfrt_model_output_info", true);
+
+  // Only the API keeps external linkage.
+  llvm::StringSet<> api;
+  for (const char *s : {"descriptor", "create", "run", "destroy", "input_info",
+                        "output_info"})
+    api.insert(name + "_" + s);
+  for (llvm::Function &f : m.functions())
+    if (!f.isDeclaration() && !api.contains(f.getName()))
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &g : m.globals())
+    if (!g.isDeclaration() && !g.hasLocalLinkage())
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<std::string>
+tfrt::emitModelCode(ModuleOp module, const std::string &name,
+                    const ModelSignature &sig, const TargetOptions &target,
+                    OutputKind kind, ResolvedTarget &resolved) {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+
+  // Workspace facts recorded by tfrt-plan-workspace on the compute function.
+  uint64_t wsBytes = 0, wsAlign = 64;
+  module.walk([&](Operation *op) {
+    if (auto a = op->getAttrOfType<IntegerAttr>("tfrt.workspace_size"))
+      wsBytes = a.getInt();
+    if (auto a = op->getAttrOfType<IntegerAttr>("tfrt.workspace_alignment"))
+      wsAlign = a.getInt();
+  });
+
+  // Our argument annotations (graph.name, tfrt.io) have served their purpose
+  // and have no LLVM meaning.
+  module.walk([](Operation *op) {
+    if (op->hasAttr("arg_attrs"))
+      op->removeAttr("arg_attrs");
+  });
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> m =
+      translateModuleToLLVMIR(module, llvmCtx, name);
+  if (!m)
+    return makeError("translation to LLVM IR failed");
+
+  std::string tripleStr =
+      target.triple.empty() ? llvm::sys::getDefaultTargetTriple() : target.triple;
+  llvm::Triple triple(llvm::Triple::normalize(tripleStr));
+  std::string err;
+  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!t)
+    return makeError("unknown target '" + tripleStr + "': " + err);
+  bool host = target.triple.empty() ||
+              triple == llvm::Triple(llvm::sys::getDefaultTargetTriple());
+  std::string cpu = target.cpu;
+  std::string features = target.features;
+  if (cpu.empty() || cpu == "native") {
+    if (host) {
+      cpu = llvm::sys::getHostCPUName().str();
+      if (features.empty()) {
+        SmallVector<std::string> fs;
+        for (auto &f : llvm::sys::getHostCPUFeatures())
+          fs.push_back((f.second ? "+" : "-") + f.first().str());
+        llvm::sort(fs);
+        features = llvm::join(fs, ",");
+      }
+    } else {
+      cpu = "generic";
+    }
+  }
+  if (!t->hasTargetMachine())
+    return makeError("target '" + tripleStr + "' cannot generate code");
+  llvm::TargetOptions to;
+  unsigned optLevel = std::min(target.optLevel, 3u);
+  llvm::CodeGenOptLevel cgLevel =
+      optLevel == 0   ? llvm::CodeGenOptLevel::None
+      : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+      : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                      : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
+      triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, cgLevel));
+  if (!tm)
+    return makeError("cannot create a target machine for '" + tripleStr +
+                     "' (cpu '" + cpu + "')");
+  resolved.triple = triple.str();
+  resolved.cpu = cpu;
+  resolved.features = features;
+
+  m->setTargetTriple(triple);
+  m->setDataLayout(tm->createDataLayout());
+  if (auto e = addModelAbi(*m, name, sig, wsBytes, wsAlign))
+    return std::move(e);
+  for (llvm::Function &f : m->functions())
+    if (!f.isDeclaration()) {
+      f.addFnAttr("target-cpu", cpu);
+      if (!features.empty())
+        f.addFnAttr("target-features", features);
+    }
+  std::string verifyErr;
+  llvm::raw_string_ostream vs(verifyErr);
+  if (llvm::verifyModule(*m, &vs))
+    return makeError("internal error: invalid LLVM IR: " + verifyErr);
+
+  auto transformer = makeOptimizingTransformer(optLevel, 0, tm.get());
+  if (auto e = transformer(m.get()))
+    return std::move(e);
+
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  if (kind == OutputKind::LlvmIr) {
+    m->print(os, nullptr);
+    return out;
+  }
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream bos(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, bos, nullptr,
+                              kind == OutputKind::Object
+                                  ? llvm::CodeGenFileType::ObjectFile
+                                  : llvm::CodeGenFileType::AssemblyFile))
+    return makeError("the target cannot emit this file type");
+  pm.run(*m);
+  return std::string(buffer.begin(), buffer.end());
+}

@@ -1,0 +1,95 @@
+//===- Emit.h - artifacts: object code, header, metadata --------*- C++ -*-===//
+//
+// The last phase of tfrt-compile: the LLVM-dialect module becomes LLVM IR,
+// gets the model's C ABI (descriptor, entry trampoline, prefixed API
+// functions), is optimised and compiled to an object in process with an LLVM
+// TargetMachine; the C header and the metadata JSON are produced beside it,
+// and `.a`/`.so` packaging wraps the object.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_COMPILER_EMIT_EMIT_H
+#define TFRT_COMPILER_EMIT_EMIT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace tfrt {
+
+/// One model input or output as the ABI describes it.
+struct TensorSignature {
+  std::string name;
+  int32_t dtype = 0; ///< a tfrt_dtype (ONNX TensorProto code)
+  llvm::SmallVector<int64_t> shape;
+};
+
+/// The model's inputs and outputs, in order.
+struct ModelSignature {
+  std::vector<TensorSignature> inputs, outputs;
+};
+
+/// Reads the signature of the graph-level entry function `main` (static
+/// shapes, `graph.name` argument/result attributes).
+llvm::Expected<ModelSignature> extractSignature(mlir::ModuleOp module);
+
+/// The tfrt_dtype code of an MLIR element type, or 0 when unsupported.
+int32_t dtypeCode(mlir::Type elementType);
+/// "float32", "int64", ... for a tfrt_dtype code.
+const char *dtypeName(int32_t code);
+
+/// What the target is and how hard to optimise.
+struct TargetOptions {
+  std::string triple; ///< empty: the host
+  std::string cpu;    ///< empty or "native": the host CPU
+  std::string features;
+  unsigned optLevel = 3;
+};
+
+/// The target actually used, resolved from TargetOptions.
+struct ResolvedTarget {
+  std::string triple, cpu, features;
+};
+
+enum class OutputKind { Object, Assembly, LlvmIr };
+
+/// Lowers `llvmDialectModule` (output of the LLVM phase) to the requested
+/// form, adding the descriptor and the `<name>_*` API functions, making
+/// everything else internal.
+llvm::Expected<std::string>
+emitModelCode(mlir::ModuleOp llvmDialectModule, const std::string &name,
+              const ModelSignature &sig, const TargetOptions &target,
+              OutputKind kind, ResolvedTarget &resolved);
+
+/// The generated C header (with a small C++ wrapper class).
+std::string emitHeader(const std::string &name, const ModelSignature &sig,
+                       uint64_t workspaceBytes, const std::string &modelFile);
+
+/// The metadata JSON.
+std::string emitMetadata(const std::string &name, const ModelSignature &sig,
+                         uint64_t workspaceBytes, uint64_t workspaceAlignment,
+                         const ResolvedTarget &target, unsigned optLevel,
+                         const std::string &modelFile,
+                         const std::string &modelSha256,
+                         const std::string &artifact);
+
+/// A deterministic GNU archive holding `object` as `<name>.o`.
+llvm::Expected<std::string> makeArchive(const std::string &name,
+                                        const std::string &object);
+
+/// Links `object` and the runtime archive into a shared library exporting
+/// only `<name>_*` and the runtime's `tfrt_*` API.
+llvm::Expected<std::string> makeSharedLibrary(const std::string &name,
+                                              const std::string &object,
+                                              const std::string &runtimeLib,
+                                              const std::string &linker);
+
+/// The tfrt-compile version string.
+const char *compilerVersion();
+
+} // namespace tfrt
+
+#endif // TFRT_COMPILER_EMIT_EMIT_H

@@ -1,0 +1,441 @@
+//===- tfrt-compile.cpp - the ahead-of-time model compiler ----------------===//
+//
+// tfrt-compile MODEL --name NAME -o OUT [--emit=obj|lib|shared|mlir|llvm|asm]
+//   [--input-shape NAME=D0xD1x...]... [--mcpu=CPU] [--mattr=F] [-O0..3]
+//
+// Imports an ONNX, JSON or MLIR model, runs the pipeline phases and writes the
+// artifacts. All artifacts are produced in memory first and written only when
+// everything succeeded, so a failed compilation leaves no output behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/emit/Emit.h"
+#include "compiler/frontend/Frontend.h"
+#include "compiler/init/InitAll.h"
+#include "compiler/pipeline/Pipeline.h"
+#include "passes/Graph/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+cl::OptionCategory category("tfrt-compile options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model file>"),
+                               cl::cat(category));
+cl::opt<std::string> formatOpt("format",
+                               cl::desc("onnx|json|mlir (default: from the "
+                                        "file extension)"),
+                               cl::cat(category));
+cl::opt<std::string> nameOpt("name",
+                             cl::desc("Symbol prefix and file stem of the "
+                                      "artifacts (a C identifier)"),
+                             cl::cat(category));
+cl::opt<std::string> outputOpt("o",
+                               cl::desc("Output directory, or the path of the "
+                                        "main artifact ('-' for stdout with "
+                                        "--emit=mlir|llvm|asm)"),
+                               cl::init("."), cl::cat(category));
+cl::opt<std::string> emitOpt("emit",
+                             cl::desc("obj (default), lib (.a), shared (.so), "
+                                      "mlir, llvm, asm"),
+                             cl::init("obj"), cl::cat(category));
+cl::list<std::string> inputShapes("input-shape",
+                                  cl::desc("NAME=D0xD1x... fixes an input's "
+                                           "shape (repeatable)"),
+                                  cl::cat(category));
+cl::opt<std::string> compileTo("compile-to",
+                               cl::desc("With --emit=mlir: stop after graph, "
+                                        "linalg, bufferized or llvm"),
+                               cl::init("llvm"), cl::cat(category));
+cl::opt<std::string> mcpu("mcpu", cl::desc("Target CPU (default: the host)"),
+                          cl::init("native"), cl::cat(category));
+cl::opt<std::string> mattr("mattr", cl::desc("Target features (+avx2,...)"),
+                           cl::cat(category));
+cl::opt<std::string> targetTriple("target-triple",
+                                  cl::desc("Target triple (default: host)"),
+                                  cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level 0-3"),
+                           cl::Prefix, cl::init(3), cl::cat(category));
+cl::opt<std::string> runtimeLibOpt("runtime-lib",
+                                   cl::desc("libtfrt_runtime.a to link into "
+                                            "--emit=shared"),
+                                   cl::cat(category));
+cl::opt<std::string> linkerOpt("linker",
+                               cl::desc("Linker driver for --emit=shared"),
+                               cl::cat(category));
+cl::opt<bool> listOps("list-ops",
+                      cl::desc("Print the supported ONNX operators and exit"),
+                      cl::cat(category));
+
+/// Prints diagnostics as `error: FILE[:LINE:COL]: [node 'N': ]message`.
+void printDiagnostic(Diagnostic &diag) {
+  std::string file, node;
+  unsigned line = 0, col = 0;
+  diag.getLocation()->walk([&](Location loc) {
+    if (auto n = dyn_cast<NameLoc>(loc)) {
+      if (node.empty())
+        node = n.getName().str();
+    } else if (auto f = dyn_cast<FileLineColLoc>(loc)) {
+      if (file.empty()) {
+        file = f.getFilename().str();
+        line = f.getLine();
+        col = f.getColumn();
+      }
+    }
+    return WalkResult::advance();
+  });
+  llvm::raw_ostream &os = llvm::errs();
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << "error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << "warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    os << "note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << "remark: ";
+    break;
+  }
+  if (file.empty())
+    file = inputFile;
+  os << file;
+  if (line)
+    os << ":" << line << ":" << col;
+  os << ": ";
+  std::string msg = diag.str();
+  if (!node.empty() && msg.find("'" + node + "'") == std::string::npos)
+    os << "node '" << node << "': ";
+  os << msg << "\n";
+  for (Diagnostic &n : diag.getNotes())
+    printDiagnostic(n);
+}
+
+int fail(const llvm::Twine &msg) {
+  llvm::errs() << "error: " << msg << "\n";
+  return 1;
+}
+
+bool isIdentifier(llvm::StringRef s) {
+  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
+    return false;
+  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+std::string defaultName(llvm::StringRef path) {
+  std::string s;
+  for (char c : llvm::sys::path::stem(path))
+    s += llvm::isAlnum(c) ? c : '_';
+  if (s.empty() || llvm::isDigit(s[0]))
+    s = "m_" + s;
+  return s;
+}
+
+/// Where libtfrt_runtime.a lives relative to this executable.
+std::string findRuntimeLib(const char *argv0) {
+  std::string exe =
+      llvm::sys::fs::getMainExecutable(argv0, (void *)&findRuntimeLib);
+  llvm::SmallString<256> p(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(p, "..", "lib", "libtfrt_runtime.a");
+  return std::string(p);
+}
+
+/// Writes all `files` (path -> contents) or none.
+bool writeAll(const std::vector<std::pair<std::string, std::string>> &files) {
+  std::vector<std::string> temps;
+  auto cleanup = [&] {
+    for (const std::string &t : temps)
+      (void)llvm::sys::fs::remove(t);
+  };
+  for (const auto &[path, contents] : files) {
+    std::string tmp = path + ".tmp";
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec) {
+      llvm::errs() << "error: cannot write '" << path << "': " << ec.message()
+                   << "\n";
+      cleanup();
+      return false;
+    }
+    temps.push_back(tmp);
+    os << contents;
+    os.close();
+    if (os.has_error()) {
+      llvm::errs() << "error: cannot write '" << path << "'\n";
+      os.clear_error();
+      cleanup();
+      return false;
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (auto ec = llvm::sys::fs::rename(temps[i], files[i].first)) {
+      llvm::errs() << "error: cannot create '" << files[i].first
+                   << "': " << ec.message() << "\n";
+      for (size_t j = 0; j < i; ++j)
+        (void)llvm::sys::fs::remove(files[j].first);
+      cleanup();
+      return false;
+    }
+  return true;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tfrt-compile " << tfrt::compilerVersion() << "\n";
+  });
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tfrt-compile: ahead-of-time model compiler\n");
+
+  if (listOps) {
+    for (const std::string &op : tfrt::supportedOnnxOps())
+      llvm::outs() << op << "\n";
+    return 0;
+  }
+  if (inputFile.empty())
+    return fail("no model file given (see --help)");
+  if (!llvm::sys::fs::exists(inputFile))
+    return fail("'" + inputFile + "': no such file");
+
+  // Format.
+  std::optional<tfrt::ModelFormat> format;
+  if (!formatOpt.empty()) {
+    format = llvm::StringSwitch<std::optional<tfrt::ModelFormat>>(formatOpt)
+                 .Case("onnx", tfrt::ModelFormat::Onnx)
+                 .Case("json", tfrt::ModelFormat::Json)
+                 .Case("mlir", tfrt::ModelFormat::Mlir)
+                 .Default(std::nullopt);
+    if (!format)
+      return fail("unknown --format '" + formatOpt +
+                  "' (expected onnx, json or mlir)");
+  } else {
+    format = tfrt::formatFromExtension(inputFile);
+    if (!format)
+      return fail("cannot tell the format of '" + inputFile +
+                  "' from its extension; pass --format=onnx|json|mlir");
+  }
+
+  // Emit kind and name.
+  llvm::StringRef emit = emitOpt;
+  if (!llvm::is_contained({"obj", "lib", "shared", "mlir", "llvm", "asm"},
+                          emit))
+    return fail("unknown --emit '" + emitOpt +
+                "' (expected obj, lib, shared, mlir, llvm or asm)");
+  std::string name = nameOpt.empty() ? defaultName(inputFile) : nameOpt;
+  if (!isIdentifier(name))
+    return fail("--name '" + name + "' is not a C identifier");
+  if (optLevel > 3)
+    return fail("-O" + llvm::Twine(optLevel) + ": expected -O0 to -O3");
+  std::optional<tfrt::Phase> phase = tfrt::parsePhase(compileTo);
+  if (!phase)
+    return fail("unknown --compile-to '" + compileTo +
+                "' (expected graph, linalg, bufferized or llvm)");
+
+  // Input shapes.
+  tfrt::ImportOptions importOpts;
+  importOpts.fileName = inputFile;
+  for (const std::string &spec : inputShapes) {
+    auto [n, dims] = llvm::StringRef(spec).split('=');
+    llvm::SmallVector<int64_t> d;
+    if (!llvm::StringRef(spec).contains('=') || n.empty() ||
+        failed(tfrt::graph::parseDims(dims, d)))
+      return fail("malformed --input-shape '" + spec +
+                  "': expected NAME=D0xD1x... (e.g. x=1x3x224x224)");
+    importOpts.inputShapes.push_back({n.str(), d});
+  }
+
+  // Import.
+  DialectRegistry registry;
+  tfrt::registerAllDialects(registry);
+  // The pipeline appends upstream passes by name.
+  tfrt::registerAllPasses();
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &d) {
+    printDiagnostic(d);
+    return success();
+  });
+  OwningOpRef<ModuleOp> module;
+  if (*format == tfrt::ModelFormat::Mlir) {
+    llvm::SourceMgr sm;
+    std::string err;
+    auto buf = openInputFile(inputFile, &err);
+    if (!buf)
+      return fail(err);
+    sm.AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sm, &ctx);
+    if (!module)
+      return 1;
+  } else {
+    auto imported = tfrt::importModel(ctx, *format, importOpts);
+    if (failed(imported))
+      return 1;
+    module = std::move(*imported);
+  }
+
+  // Graph phase: shapes (MLIR input gets its --input-shape here).
+  tfrt::PipelineOptions popts;
+  popts.modelName = name;
+  popts.optLevel = optLevel;
+  if (*format == tfrt::ModelFormat::Mlir)
+    popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+  {
+    PassManager pm(&ctx);
+    tfrt::buildGraphPipeline(pm, popts);
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+  if (emit == "mlir" && *phase == tfrt::Phase::Graph) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    if (outputOpt == "-") {
+      llvm::outs() << text;
+      return 0;
+    }
+  }
+  auto sig = tfrt::extractSignature(*module);
+  if (!sig)
+    return fail(llvm::toString(sig.takeError()));
+
+  // Remaining phases.
+  {
+    PassManager pm(&ctx);
+    if (*phase != tfrt::Phase::Graph) {
+      tfrt::buildLinalgPipeline(pm, popts);
+      if (*phase != tfrt::Phase::Linalg) {
+        tfrt::buildBufferizePipeline(pm, popts);
+        if (*phase != tfrt::Phase::Bufferized)
+          tfrt::buildLlvmPipeline(pm, popts);
+      }
+    }
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+
+  // Decide the output paths.
+  bool toStdout = outputOpt == "-";
+  std::string dir, mainPath;
+  llvm::StringRef ext = llvm::StringSwitch<llvm::StringRef>(emit)
+                            .Case("obj", ".o")
+                            .Case("lib", ".a")
+                            .Case("shared", ".so")
+                            .Case("mlir", ".mlir")
+                            .Case("llvm", ".ll")
+                            .Default(".s");
+  if (toStdout) {
+    if (emit == "obj" || emit == "lib" || emit == "shared")
+      return fail("-o - is only allowed with --emit=mlir, llvm or asm");
+  } else if (llvm::sys::fs::is_directory(outputOpt) ||
+             llvm::StringRef(outputOpt).ends_with("/")) {
+    dir = outputOpt;
+    if (auto ec = llvm::sys::fs::create_directories(dir))
+      return fail("cannot create '" + dir + "': " + ec.message());
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, name + ext);
+    mainPath = std::string(p);
+  } else {
+    mainPath = outputOpt;
+    dir = llvm::sys::path::parent_path(mainPath).str();
+    if (!dir.empty() && !llvm::sys::fs::is_directory(dir))
+      return fail("output directory '" + dir + "' does not exist");
+  }
+  auto sidePath = [&](llvm::StringRef newExt) {
+    llvm::SmallString<256> p(mainPath);
+    llvm::sys::path::replace_extension(p, newExt);
+    return std::string(p);
+  };
+
+  if (emit == "mlir") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    if (toStdout) {
+      llvm::outs() << text;
+      return 0;
+    }
+    return writeAll({{mainPath, text}}) ? 0 : 1;
+  }
+
+  tfrt::TargetOptions topts;
+  topts.triple = targetTriple;
+  topts.cpu = mcpu;
+  topts.features = mattr;
+  topts.optLevel = optLevel;
+  tfrt::OutputKind kind = emit == "llvm"  ? tfrt::OutputKind::LlvmIr
+                          : emit == "asm" ? tfrt::OutputKind::Assembly
+                                          : tfrt::OutputKind::Object;
+  tfrt::ResolvedTarget resolved;
+  auto code = tfrt::emitModelCode(*module, name, *sig, topts, kind, resolved);
+  if (!code)
+    return fail(llvm::toString(code.takeError()));
+  if (toStdout) {
+    llvm::outs() << *code;
+    return 0;
+  }
+  if (emit == "llvm" || emit == "asm")
+    return writeAll({{mainPath, *code}}) ? 0 : 1;
+
+  std::string artifact = *code;
+  if (emit == "lib") {
+    auto a = tfrt::makeArchive(name, *code);
+    if (!a)
+      return fail(llvm::toString(a.takeError()));
+    artifact = std::move(*a);
+  } else if (emit == "shared") {
+    std::string rt =
+        runtimeLibOpt.empty() ? findRuntimeLib(argv[0]) : runtimeLibOpt;
+    auto so = tfrt::makeSharedLibrary(name, *code, rt, linkerOpt);
+    if (!so)
+      return fail(llvm::toString(so.takeError()));
+    artifact = std::move(*so);
+  }
+
+  uint64_t wsBytes = 0, wsAlign = 64;
+  module->walk([&](Operation *op) {
+    if (auto a = op->getAttrOfType<IntegerAttr>("tfrt.workspace_size"))
+      wsBytes = a.getInt();
+    if (auto a = op->getAttrOfType<IntegerAttr>("tfrt.workspace_alignment"))
+      wsAlign = a.getInt();
+  });
+  std::string sha;
+  if (auto buf = llvm::MemoryBuffer::getFile(inputFile)) {
+    auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+        (*buf)->getBuffer()));
+    sha = llvm::toHex(digest, /*LowerCase=*/true);
+  }
+  std::string header =
+      tfrt::emitHeader(name, *sig, wsBytes, llvm::sys::path::filename(inputFile).str());
+  std::string meta = tfrt::emitMetadata(
+      name, *sig, wsBytes, wsAlign, resolved, optLevel, inputFile, sha,
+      llvm::sys::path::filename(mainPath).str());
+  return writeAll({{mainPath, artifact},
+                   {sidePath(".h"), header},
+                   {sidePath(".json"), meta}})
+             ? 0
+             : 1;
+}
