@@ -4,7 +4,11 @@
 For every op of OPS, selects the test directories of the ONNX node test data
 (Debian's libonnx-testdata) that belong to that op, compiles each model with
 `tfrt-compile --emit=shared`, runs it with `tfrt-run` on test_data_set_0 and
-compares the outputs with the expected ones.
+compares the outputs with the expected ones. Graph inputs that fix a result's
+shape (Reshape's shape, Slice's starts/ends/axes/steps, Squeeze/Unsqueeze axes)
+are frozen into initializers with the test's values first, since the compiler
+needs static shapes (--no-freeze-shape-inputs turns that off); the test's line
+says which.
 
 A test whose model uses an op that tfrt-compile does not support (or whose
 inputs/outputs are not tensors of an element type runtime-lib knows: sequences,
@@ -76,6 +80,15 @@ EXCLUDED_DIRS = {
 DEFAULT_DATA_DIR = "/usr/share/libonnx-testdata/data/node"
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DEFAULT_BIN_DIR = os.path.join(REPO_ROOT, "build", "bin")
+
+# Operands that fix the shape of a result. An ahead-of-time compiler needs them
+# constant, but some node tests feed them as graph inputs: with
+# --freeze-shape-inputs (the default) such inputs become initializers holding
+# the test's data, and the compiled model takes the remaining inputs.
+SHAPE_OPERANDS = {
+    "Reshape": (1,), "Slice": (1, 2, 3, 4), "Squeeze": (1,), "Unsqueeze": (1,),
+    "Expand": (1,), "Tile": (1,), "ConstantOfShape": (0,), "Pad": (1, 2, 3),
+}
 
 RTOL = 1e-3
 ATOL = 1e-7
@@ -179,6 +192,7 @@ class TestCase:
         self.path = path
         self.op_types = []
         self.inputs = []
+        self.frozen = []           # graph inputs turned into initializers
         self.outputs = []
         self.output_types = []
         self.scope_reason = None   # set when out of scope
@@ -196,6 +210,13 @@ class TestCase:
         self.op_types = sorted(collect_op_types(model.graph, set()))
         ins, outs = graph_io(model)
         self.inputs = [i.name for i in ins]
+        shape_operands = set()
+        for node in model.graph.node:
+            if node.domain in ("", "ai.onnx"):
+                for pos in SHAPE_OPERANDS.get(node.op_type, ()):
+                    if pos < len(node.input) and node.input[pos]:
+                        shape_operands.add(node.input[pos])
+        self.frozen = [n for n in self.inputs if n in shape_operands]
         self.outputs = [o.name for o in outs]
         self.output_types = [o.type.tensor_type.elem_type
                              if o.type.WhichOneof("value") == "tensor_type" else None
@@ -311,6 +332,30 @@ def compare_floats(expected, actual, rtol, atol):
     return None
 
 
+def freeze_inputs(test, data, in_files, frozen, work):
+    """Writes WORK/model.onnx: the test's model with the `frozen` graph inputs
+    turned into initializers holding test_data_set_0's values."""
+    model = onnx.load(os.path.join(test.path, "model.onnx"))
+    values = {}
+    for k, f in enumerate(in_files):
+        if test.inputs[k] in frozen:
+            tp = onnx.TensorProto()
+            with open(os.path.join(data, f), "rb") as fh:
+                tp.ParseFromString(fh.read())
+            tp.name = test.inputs[k]
+            values[tp.name] = tp
+    keep = [i for i in model.graph.input if i.name not in values]
+    del model.graph.input[:]
+    model.graph.input.extend(keep)
+    model.graph.initializer.extend(values[n] for n in frozen)
+    if model.ir_version < 4:
+        # Before IR 4 every initializer must also be a graph input.
+        model.ir_version = 4
+    path = os.path.join(work, "model.onnx")
+    onnx.save(model, path)
+    return path
+
+
 def run_one(test, args, work_root):
     start = time.monotonic()
     deadline = start + args.timeout
@@ -340,7 +385,12 @@ def _run_one(test, args, work, deadline):
     if len(out_files) != len(test.outputs):
         return "FAIL", "%d output files for %d graph outputs" % (len(out_files), len(test.outputs))
 
-    cmd = [args.tfrt_compile, os.path.join(test.path, "model.onnx"), "--name", "m",
+    model_path = os.path.join(test.path, "model.onnx")
+    frozen = test.frozen if args.freeze_shape_inputs else []
+    if frozen:
+        model_path = freeze_inputs(test, data, in_files, frozen, work)
+
+    cmd = [args.tfrt_compile, model_path, "--name", "m",
            "-o", work, "--emit=shared"]
     rc, out = run_cmd(cmd, deadline)
     if rc is None:
@@ -354,7 +404,8 @@ def _run_one(test, args, work, deadline):
     out_dir = os.path.join(work, "out")
     cmd = [args.tfrt_run, so]
     for k, f in enumerate(in_files):
-        cmd += ["--input", "%s=%s" % (test.inputs[k], os.path.join(data, f))]
+        if test.inputs[k] not in frozen:
+            cmd += ["--input", "%s=%s" % (test.inputs[k], os.path.join(data, f))]
     cmd += ["--output-dir", out_dir]
     rc, out = run_cmd(cmd, deadline)
     if rc is None:
@@ -419,6 +470,11 @@ def parse_args(argv):
     p.add_argument("--ops-from-list", action="store_true",
                    help="take the supported ops from the fixed list in this script "
                    "instead of 'tfrt-compile --list-ops'")
+    p.add_argument("--no-freeze-shape-inputs", dest="freeze_shape_inputs",
+                   action="store_false",
+                   help="compile the models as they are, even when a graph input fixes a "
+                   "result's shape (Reshape's shape, Slice's starts, ...); by default such "
+                   "inputs become initializers with the test's data")
     p.add_argument("--list", action="store_true",
                    help="print the op-to-test mapping and each selected test's op set; "
                    "compile and run nothing")
@@ -474,6 +530,8 @@ def main(argv):
             else:
                 scope = "in scope"
                 in_scope += 1
+            if t.frozen and args.freeze_shape_inputs and not t.scope_reason:
+                scope += "; frozen shape inputs: %s" % ",".join(t.frozen)
             print("%-18s %-55s ops=[%s] %s" % (t.op, t.name, ",".join(t.op_types), scope))
         print("%d tests selected, %d in scope, %d out of scope"
               % (len(tests), in_scope, len(tests) - in_scope))
@@ -515,10 +573,16 @@ def main(argv):
                 t = futures[fut]
                 t.status, t.reason = fut.result()
                 with print_lock:
+                    note = ""
+                    if t.frozen and args.freeze_shape_inputs:
+                        note = ", frozen shape inputs: %s" % ",".join(t.frozen)
                     if t.status == "PASS":
-                        print("%-12s %s (%.1fs)" % ("PASS", t.name, t.seconds), flush=True)
+                        print("%-12s %s (%.1fs%s)" % ("PASS", t.name, t.seconds, note),
+                              flush=True)
                     else:
-                        print("%-12s %s: %s" % (t.status, t.name, t.reason), flush=True)
+                        print("%-12s %s: %s%s" % (t.status, t.name, t.reason,
+                                                   note.replace(", ", " (", 1) + ")"
+                                                   if note else ""), flush=True)
     except KeyboardInterrupt:
         with _children_lock:
             for proc in list(_children):
