@@ -275,6 +275,7 @@ int main(int argc, char **argv) {
   tfrt::registerAllPasses();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  ctx.printOpOnDiagnostic(false);
   ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &d) {
     printDiagnostic(d);
     return success();
