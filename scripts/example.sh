@@ -32,7 +32,7 @@ step() { echo; echo "== $*"; }
 run() { echo "+ $*"; "$@"; }
 
 rm -rf "$OUT"
-mkdir -p "$OUT"
+mkdir -p "$OUT/obj" "$OUT/shared"
 
 step "1. Compile $(basename "$MODEL") to an object file and a C header"
 run "$BIN/tfrt-compile" "$MODEL" --format=json --name tiny_cnn -o "$OUT/obj" --emit=obj

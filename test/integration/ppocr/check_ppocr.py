@@ -173,6 +173,8 @@ def main(argv):
         # Both compilations.
         shared_dir = os.path.join(work, "shared")
         obj_dir = os.path.join(work, "obj")
+        os.makedirs(shared_dir)
+        os.makedirs(obj_dir)
         run([compile_, model, "--name", NAME, "-o", shared_dir, "--emit=shared",
              "--input-shape", shape_arg], args.timeout, "tfrt-compile --emit=shared")
         run([compile_, model, "--name", NAME, "-o", obj_dir, "--emit=obj",
