@@ -352,7 +352,10 @@ int main(int argc, char **argv) {
     if (emit == "obj" || emit == "lib" || emit == "shared")
       return fail("-o - is only allowed with --emit=mlir, llvm or asm");
   } else if (llvm::sys::fs::is_directory(outputOpt) ||
-             llvm::StringRef(outputOpt).ends_with("/")) {
+             llvm::StringRef(outputOpt).ends_with("/") ||
+             llvm::sys::path::extension(outputOpt) != ext) {
+    // A directory (created when missing) unless the path names a file with
+    // the artifact's extension.
     dir = outputOpt;
     if (auto ec = llvm::sys::fs::create_directories(dir))
       return fail("cannot create '" + dir + "': " + ec.message());
