@@ -556,7 +556,10 @@ struct UnaryLowering : OpConversionPattern<OpTy> {
         return x;
       if (isFloat)
         return math::AbsFOp::create(b, l, x);
-      return math::AbsIOp::create(b, l, x);
+      // max(x, 0 - x) rather than math.absi, which not every math lowering
+      // handles; INT_MIN stays INT_MIN as in numpy.
+      return arith::MaxSIOp::create(
+          b, l, x, arith::SubIOp::create(b, l, zeroConst(b, l, t), x));
     }
     if constexpr (std::is_same_v<OpTy, SigmoidOp>) {
       Value one = scalarConst(b, l, t, 1.0);
