@@ -8,6 +8,7 @@
 
 #include "passes/MemoryPlanning/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 namespace tfrt {
@@ -32,13 +33,21 @@ struct EntryAbiPass : public tfrt::impl::EntryAbiBase<EntryAbiPass> {
       return signalPassFailure();
   }
 
+  /// The buffer type of a static tensor. A tensor without elements has no
+  /// data to read or write: its buffer is an opaque `memref<0xi8>`.
   static MemRefType bufferTypeFor(Location loc, Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
     if (!tensor || !tensor.hasStaticShape()) {
       emitError(loc) << "entry function needs static tensor types, got " << t;
       return {};
     }
+    if (tensor.getNumElements() == 0)
+      return MemRefType::get({0}, IntegerType::get(t.getContext(), 8));
     return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  }
+
+  static bool isEmpty(Type t) {
+    return cast<RankedTensorType>(t).getNumElements() == 0;
   }
 
   LogicalResult rewrite(func::FuncOp func) {
@@ -77,9 +86,17 @@ struct EntryAbiPass : public tfrt::impl::EntryAbiBase<EntryAbiPass> {
     b.setInsertionPointToStart(&body);
     for (unsigned i = 0; i < numIn; ++i) {
       BlockArgument old = body.getArgument(i);
+      auto tensorType = cast<RankedTensorType>(func.getArgumentTypes()[i]);
       old.setType(argTypes[i]);
+      if (isEmpty(tensorType)) {
+        Value empty = tensor::EmptyOp::create(b, func.getLoc(),
+                                              tensorType.getShape(),
+                                              tensorType.getElementType());
+        old.replaceAllUsesWith(empty);
+        continue;
+      }
       auto toTensor = bufferization::ToTensorOp::create(
-          b, func.getLoc(), func.getArgumentTypes()[i], old,
+          b, func.getLoc(), tensorType, old,
           /*restrict=*/true, /*writable=*/false);
       old.replaceAllUsesExcept(toTensor.getResult(), toTensor);
     }
@@ -89,6 +106,8 @@ struct EntryAbiPass : public tfrt::impl::EntryAbiBase<EntryAbiPass> {
 
     b.setInsertionPoint(ret);
     for (auto [value, out] : llvm::zip(ret.getOperands(), outArgs)) {
+      if (isEmpty(value.getType()))
+        continue;
       auto m = bufferization::MaterializeInDestinationOp::create(
           b, ret.getLoc(), TypeRange{}, value, out);
       m.setRestrict(true);

@@ -20,7 +20,8 @@ def EntryAbi : Pass<"tfrt-entry-abi", "mlir::ModuleOp"> {
     `bufferization.materialize_in_destination ... restrict writable`, so that
     one-shot bufferization computes results directly into the caller's
     buffers. Arguments keep their `graph.name` and get `tfrt.io = "input"` or
-    `"output"`. All shapes must be static.
+    `"output"`. All shapes must be static. Tensors without elements have
+    nothing to read or write; their buffers become opaque `memref<0xi8>`.
 
     Before:
     ```mlir
@@ -43,7 +44,8 @@ def EntryAbi : Pass<"tfrt-entry-abi", "mlir::ModuleOp"> {
            "New name of the function (default: keep the name)">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def PlanWorkspace : Pass<"tfrt-plan-workspace", "mlir::func::FuncOp"> {

@@ -157,8 +157,12 @@ std::string defaultName(llvm::StringRef path) {
 std::string findRuntimeLib(const char *argv0) {
   std::string exe =
       llvm::sys::fs::getMainExecutable(argv0, (void *)&findRuntimeLib);
+  llvm::SmallString<256> real;
+  if (!exe.empty() && !llvm::sys::fs::real_path(exe, real))
+    exe = std::string(real);
   llvm::SmallString<256> p(llvm::sys::path::parent_path(exe));
   llvm::sys::path::append(p, "..", "lib", "libtfrt_runtime.a");
+  llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
   return std::string(p);
 }
 

@@ -57,13 +57,12 @@ LogicalResult fail(std::optional<Location> loc, const Twine &msg) {
   return emitOptionalError(loc, msg);
 }
 
-/// Normalizes an axis into [0, rank) (or [0, rank] when `inclusiveEnd`).
+/// Normalizes an axis into [0, rank).
 FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
                                  std::optional<Location> loc,
-                                 StringRef what, bool inclusiveEnd = false) {
-  int64_t limit = inclusiveEnd ? rank + 1 : rank;
-  int64_t a = axis < 0 ? axis + limit : axis;
-  if (a < 0 || a >= limit) {
+                                 StringRef what) {
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) {
     (void)fail(loc, Twine(what) + " " + Twine(axis) +
                         " is out of range for rank " + Twine(rank));
     return failure();
@@ -697,10 +696,13 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *,
     types.push_back(ranked({kDyn, kDyn}, elem));
     return success();
   }
-  auto axis = normalizeAxis(adaptor.getAxis(), x.getRank(), loc,
-                            "flatten axis", /*inclusiveEnd=*/true);
-  if (failed(axis))
-    return failure();
+  // Flatten's axis lies in [-rank, rank]; negative counts from the end.
+  int64_t a = adaptor.getAxis() < 0 ? adaptor.getAxis() + x.getRank()
+                                     : adaptor.getAxis();
+  if (a < 0 || a > x.getRank())
+    return fail(loc, "flatten axis " + Twine(adaptor.getAxis()) +
+                         " is out of range for rank " + Twine(x.getRank()));
+  std::optional<int64_t> axis = a;
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < x.getRank(); ++i)
     (i < *axis ? outer : inner) = mulDims(i < *axis ? outer : inner,

@@ -42,6 +42,13 @@ class Graph_Op<string mnemonic, list<Trait> traits = []>
     : Op<Graph_Dialect, mnemonic,
          !listconcat(traits, [Pure, InferTypeOpAdaptorWithIsCompatible])>;
 
+// A signless 64-bit integer attribute read back as a signed value (axes may
+// be negative); upstream's I64Attr returns uint64_t.
+def Graph_I64Attr : SignlessIntegerAttrBase<I64, "64-bit signless integer attribute"> {
+  let returnType = [{ int64_t }];
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
 // Tensor of any element type the compiler can hold.
 def Graph_Tensor : TensorOf<[AnyType]>;
 def Graph_IntTensor : TensorOf<[AnySignlessInteger]>;
@@ -227,7 +234,7 @@ def Graph_ConvOp : Graph_Op<"conv"> {
   let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$weight,
                    Optional<Graph_Tensor>:$bias, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$dilations,
-                   I64Attr:$group);
+                   Graph_I64Attr:$group);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
@@ -327,7 +334,7 @@ def Graph_SoftmaxOp : Graph_Op<"softmax"> {
     %0 = graph.softmax %x {axis = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
     ```
   }];
-  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis);
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
@@ -366,7 +373,7 @@ def Graph_FlattenOp : Graph_Op<"flatten"> {
     %0 = graph.flatten %x {axis = 1 : i64} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
     ```
   }];
-  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis);
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
@@ -399,7 +406,7 @@ def Graph_ConcatOp : Graph_Op<"concat"> {
     %0 = graph.concat %a, %b {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
     ```
   }];
-  let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs, Graph_I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
@@ -475,8 +482,8 @@ def Graph_ShapeOp : Graph_Op<"shape"> {
     %0 = graph.shape %x : (tensor<1x3x48x192xf32>) -> tensor<4xi64>
     ```
   }];
-  let arguments = (ins Graph_Tensor:$input, OptionalAttr<I64Attr>:$start,
-                   OptionalAttr<I64Attr>:$end);
+  let arguments = (ins Graph_Tensor:$input, OptionalAttr<Graph_I64Attr>:$start,
+                   OptionalAttr<Graph_I64Attr>:$end);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
@@ -493,7 +500,7 @@ def Graph_GatherOp : Graph_Op<"gather"> {
     %0 = graph.gather %x, %i {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
     ```
   }];
-  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$indices, I64Attr:$axis);
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$indices, Graph_I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input `,` $indices attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
