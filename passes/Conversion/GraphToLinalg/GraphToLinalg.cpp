@@ -289,6 +289,15 @@ Value convertScalar(OpBuilder &b, Location l, Value x, Type to,
     if (to.getIntOrFloatBitWidth() == 1)
       return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, x,
                                    zeroConst(b, l, from));
+    // Narrow targets go through a wider signed integer and truncate, so an
+    // out-of-range value wraps (as numpy's astype does on common targets)
+    // instead of being poison; in-range values are exact either way.
+    unsigned wt = to.getIntOrFloatBitWidth();
+    if (wt < 32 || (toUnsigned && wt == 32)) {
+      Type wide = b.getIntegerType(wt < 32 ? 32 : 64);
+      Value w = arith::FPToSIOp::create(b, l, wide, x);
+      return arith::TruncIOp::create(b, l, to, w);
+    }
     if (toUnsigned)
       return arith::FPToUIOp::create(b, l, to, x);
     return arith::FPToSIOp::create(b, l, to, x);
@@ -679,7 +688,9 @@ struct ClipLowering : OpConversionPattern<ClipOp> {
 ///       %c = arith.fptosi %in : f32 to i32
 ///       linalg.yield %c : i32
 ///   }
-/// float -> int truncates toward zero (fptosi/fptoui), int -> float uses
+/// float -> int truncates toward zero (fptosi/fptoui; targets narrower than
+/// 32 bits, and ui32, convert to a wider signed int first and truncate, so
+/// out-of-range values wrap rather than being poison), int -> float uses
 /// sitofp (uitofp for uiN and i1), ints extend by the source signedness or
 /// truncate, to bool is `x != 0`, float -> bf16 truncates the f32 bits (as the
 /// ONNX reference does), other float conversions extf/truncf (round to

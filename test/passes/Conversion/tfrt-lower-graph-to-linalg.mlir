@@ -262,13 +262,15 @@ func.func @clip_unsigned(%x: tensor<4xui8>, %lo: tensor<ui8>, %hi: tensor<ui8>) 
 
 // -----
 
-// Cast: float -> int truncates, unsigned sources zero-extend, to bool is
-// x != 0, float -> bf16 truncates the f32 bits (NaN stays NaN).
+// Cast: float -> int truncates (narrow targets through i32, so out-of-range
+// values wrap), unsigned sources zero-extend, to bool is x != 0, float ->
+// bf16 truncates the f32 bits (NaN stays NaN).
 
 // CHECK-LABEL: func.func @cast
 // CHECK-SAME: -> (tensor<4xi32>, tensor<4xi16>, tensor<4xi1>, tensor<4xf32>, tensor<4xi8>, tensor<4xf32>, tensor<4xbf16>)
 // CHECK: arith.fptosi %{{.*}} : f32 to i32
-// CHECK: arith.fptoui %{{.*}} : f32 to i16
+// CHECK: %[[W:.*]] = arith.fptosi %{{.*}} : f32 to i32
+// CHECK: arith.trunci %[[W]] : i32 to i16
 // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: arith.cmpf une, %{{.*}}, %[[Z]] : f32
 // CHECK: arith.uitofp %{{.*}} : i8 to f32
