@@ -10,6 +10,7 @@ PACKAGES=(
   nlohmann-json3-dev libonnx-dev libprotobuf-dev protobuf-compiler
   libonnx-testdata ninja-build cmake ccache googletest libgtest-dev
   python3-onnx python3-numpy
+  g++-aarch64-linux-gnu qemu-user-static
 )
 
 log() { echo "setup: $*"; }
