@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace mlir;
 using namespace tfrt;
@@ -406,6 +407,7 @@ bool NodeImporter::resolveInputShapes(const GraphDesc &graph,
   bool ok = true;
   SmallVector<SmallVector<int64_t>> dims;
   SmallVector<bool> ranked;
+  SmallVector<bool> reported(args.size(), false);
   for (const InputDesc *in : args) {
     dims.push_back(in->dims);
     ranked.push_back(in->ranked);
@@ -440,8 +442,10 @@ bool NodeImporter::resolveInputShapes(const GraphDesc &graph,
           << dims[idx].size() << " (" << shapeString(dims[idx])
           << "), not " << shape.size();
       ok = false;
+      reported[idx] = true;
       continue;
     }
+    bool mismatch = false;
     for (auto [i, d] : llvm::enumerate(dims[idx])) {
       if (d != kDyn && d != shape[i]) {
         emitError(fileLocation)
@@ -450,15 +454,21 @@ bool NodeImporter::resolveInputShapes(const GraphDesc &graph,
             << "' is fixed to " << d << " by the model (shape "
             << shapeString(dims[idx]) << ")";
         ok = false;
+        mismatch = true;
         break;
       }
+    }
+    if (mismatch) {
+      reported[idx] = true;
+      continue;
     }
     dims[idx].assign(shape.begin(), shape.end());
   }
 
   for (auto [idx, in] : llvm::enumerate(args)) {
     if (!ranked[idx]) {
-      emitError(fileLocation)
+      if (!reported[idx])
+        emitError(fileLocation)
           << "input '" << in->name
           << "' has no shape in the model; fix it with --input-shape "
           << in->name << "=...";
@@ -477,7 +487,7 @@ bool NodeImporter::resolveInputShapes(const GraphDesc &graph,
       symbolic += (count++ ? ", " : "") + std::to_string(i) + " ('" + sym +
                   "')";
     }
-    if (count) {
+    if (count && !reported[idx]) {
       emitError(fileLocation)
           << "input '" << in->name << "' has symbolic dimension"
           << (count > 1 ? "s " : " ") << symbolic
@@ -518,8 +528,32 @@ LogicalResult NodeImporter::run(const GraphDesc &graph) {
         graph::ConstantOp::create(builder, loc, value.getType(), value);
   }
 
+  // Nodes in dependency order (ONNX requires it; hand-written JSON need
+  // not). A stable depth-first order; cycles are left for importNode to
+  // report as undefined inputs.
+  llvm::StringMap<unsigned> producer;
   for (auto [i, node] : llvm::enumerate(graph.nodes))
-    importNode(node, i);
+    for (const std::string &out : node.outputs)
+      if (!out.empty())
+        producer.try_emplace(out, i);
+  SmallVector<unsigned> order;
+  SmallVector<char> state(graph.nodes.size(), 0); // 1 visiting, 2 done
+  std::function<void(unsigned)> visit = [&](unsigned i) {
+    if (state[i])
+      return;
+    state[i] = 1;
+    for (const std::string &in : graph.nodes[i].inputs) {
+      auto it = in.empty() ? producer.end() : producer.find(in);
+      if (it != producer.end() && it->second != i && !state[it->second])
+        visit(it->second);
+    }
+    state[i] = 2;
+    order.push_back(i);
+  };
+  for (unsigned i = 0; i < graph.nodes.size(); ++i)
+    visit(i);
+  for (unsigned i : order)
+    importNode(graph.nodes[i], i);
 
   SmallVector<Value> results;
   for (const std::string &out : graph.outputs) {
