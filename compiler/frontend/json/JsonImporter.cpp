@@ -313,7 +313,8 @@ FailureOr<DenseElementsAttr> JsonReader::tensor(const json &obj,
     else
       i = asInt(v);
     if (!i) {
-      err() << where << ": 'data' of dtype " << elem
+      err() << where << ": 'data' of dtype "
+            << *asString(field(obj, "dtype"))
             << " must hold integers (found " << kindName(v) << ")";
       return failure();
     }
