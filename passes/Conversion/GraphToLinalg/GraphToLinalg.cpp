@@ -394,6 +394,7 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
 };
 
 /// graph.shape on a static input (normally folded before) -> arith.constant.
+/// Only the dimensions in [start, end) must be static.
 ///
 ///   %0 = graph.shape %x {start = 1} : (tensor<2x3x4xf32>) -> tensor<2xi64>
 /// becomes
@@ -403,9 +404,13 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
   LogicalResult
   matchAndRewrite(ShapeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireStatic(rewriter, op)))
-      return failure();
-    auto x = cast<RankedTensorType>(op.getInput().getType());
+    // Only the dimensions that the result reads must be static.
+    auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!x || !resultType || !resultType.hasStaticShape())
+      return failOp(rewriter, op,
+                    "shape of an unranked tensor is not supported (run "
+                    "tfrt-specialize-shapes)");
     int64_t rank = x.getRank();
     auto clampIndex = [&](std::optional<int64_t> v, int64_t dflt) {
       int64_t i = v ? *v : dflt;
@@ -417,8 +422,13 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
     SmallVector<APInt> dims;
     RankedTensorType type = loweredResultType(op);
     unsigned width = type.getElementType().getIntOrFloatBitWidth();
-    for (int64_t i = s; i < e; ++i)
+    for (int64_t i = s; i < e; ++i) {
+      if (x.isDynamicDim(i))
+        return failOp(rewriter, op,
+                      "shape of a dynamic dimension is not supported (run "
+                      "tfrt-specialize-shapes)");
       dims.push_back(APInt(width, x.getDimSize(i)));
+    }
     if (static_cast<int64_t>(dims.size()) != type.getNumElements())
       return failOp(rewriter, op, "shape result type does not match its input");
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(

@@ -42,6 +42,18 @@ func.func @shape(%x: tensor<2x3x4xf32>) -> tensor<2xi64> {
 
 // -----
 
+// Only the dimensions read must be static.
+
+// CHECK-LABEL: func.func @shape_partial
+// CHECK: %[[C:.*]] = arith.constant dense<[3, 4]> : tensor<2xi64>
+// CHECK: return %[[C]]
+func.func @shape_partial(%x: tensor<?x3x4xf32>) -> tensor<2xi64> {
+  %0 = graph.shape %x {start = -2 : i64} : (tensor<?x3x4xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
 // Binary ops: one generic; missing leading dims are dropped from the map.
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
