@@ -146,6 +146,23 @@ AttrValue convertAttribute(MLIRContext *ctx, const onnx::AttributeProto &a) {
   }
 }
 
+/// libonnx's messages span lines ("...\n\n==> Context: ..."): one line.
+std::string oneLine(const std::string &msg) {
+  std::string out;
+  bool space = false;
+  for (char c : msg) {
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space)
+      out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
 } // namespace
 
 FailureOr<OwningOpRef<ModuleOp>>
@@ -178,16 +195,29 @@ tfrt::frontend::importOnnxFile(MLIRContext *ctx, const ImportOptions &options) {
              failure();
   }
 
+  // External data is not supported; say so before the checker looks for
+  // the files (relative to the working directory, not the model).
+  bool external = false;
+  for (const onnx::TensorProto &t : model.graph().initializer())
+    if (t.data_location() == onnx::TensorProto::EXTERNAL ||
+        t.external_data_size() > 0) {
+      emitError(loc) << "initializer '" << t.name()
+                     << "': external data is not supported";
+      external = true;
+    }
+  if (external)
+    return failure();
+
   int64_t newest = newestKnownOnnxOpset();
   if (opset > newest) {
     emitWarning(loc) << "the model uses opset " << opset
                      << ", newer than the ONNX checker knows (" << newest
                      << "); skipping the checker";
   } else {
-    std::string msg = runOnnxChecker(model);
+    std::string msg = oneLine(runOnnxChecker(model));
     if (!msg.empty())
       return emitError(loc) << "ONNX checker: " << msg, failure();
-    msg = runOnnxShapeInference(model);
+    msg = oneLine(runOnnxShapeInference(model));
     if (!msg.empty())
       emitWarning(loc) << "ONNX shape inference: " << msg;
   }
