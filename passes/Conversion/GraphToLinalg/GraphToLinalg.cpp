@@ -824,6 +824,10 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     int64_t ra = lt.getRank(), rb = rt.getRank(), rank = type.getRank();
     if (ra == 0 || rb == 0)
       return failOp(rewriter, op, "matmul operands must have rank >= 1");
+    bool hasM = ra >= 2, hasN = rb >= 2;
+    int64_t nb = rank - hasM - hasN;
+    if (nb < 0 || (hasM && nb < ra - 2) || (hasN && nb < rb - 2))
+      return failOp(rewriter, op, "matmul result rank does not match");
     Value init = filledTensor(rewriter, loc, type.getShape(),
                               zeroConst(rewriter, loc, elem));
     if (ra == 2 && rb == 2) {
@@ -833,10 +837,6 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
       rewriter.replaceOp(op, mm.getResult(0));
       return success();
     }
-    bool hasM = ra >= 2, hasN = rb >= 2;
-    int64_t nb = rank - hasM - hasN;
-    if (nb < 0 || (hasM && nb < ra - 2) || (hasN && nb < rb - 2))
-      return failOp(rewriter, op, "matmul result rank does not match");
     int64_t dimM = nb, dimN = nb + hasM, dimK = nb + hasM + hasN;
     int64_t loops = dimK + 1;
     ArrayRef<int64_t> shape = type.getShape();
@@ -1055,6 +1055,12 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
       if (strides[i] < 1 || dilations[i] < 1 || pads[i] < 0 ||
           pads[i + spatial] < 0)
         return failOp(rewriter, op, "conv has invalid strides/dilations/pads");
+    if (Value bias = adaptor.getBias()) {
+      auto bt = cast<RankedTensorType>(bias.getType());
+      if (bt.getRank() != 1 || bt.getDimSize(0) != m ||
+          bt.getElementType() != elem)
+        return failOp(rewriter, op, "conv bias must have shape [M]");
+    }
     if (replaceIfEmpty(rewriter, op))
       return success();
 
@@ -1116,10 +1122,6 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     // Init: the bias broadcast over the output, or zeros.
     Value init;
     if (Value bias = adaptor.getBias()) {
-      auto bt = cast<RankedTensorType>(bias.getType());
-      if (bt.getRank() != 1 || bt.getDimSize(0) != m ||
-          bt.getElementType() != elem)
-        return failOp(rewriter, op, "conv bias must have shape [M]");
       SmallVector<AffineExpr> be;
       if (grouped) {
         bias = tensor::ExpandShapeOp::create(
@@ -1672,6 +1674,11 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
       axis += rank;
     if (axis < 0 || axis >= rank)
       return failOp(rewriter, op, "concat axis is out of range");
+    int64_t total = 0;
+    for (Value v : adaptor.getInputs())
+      total += cast<RankedTensorType>(v.getType()).getDimSize(axis);
+    if (total != type.getDimSize(axis))
+      return failOp(rewriter, op, "concat inputs do not fill the result");
     Location loc = op.getLoc();
     Value dest = emptyTensor(rewriter, loc, type.getShape(),
                              type.getElementType());
@@ -1689,8 +1696,6 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
           getAsIndexOpFoldResult(getContext(), strides));
       offset += size;
     }
-    if (offset != type.getDimSize(axis))
-      return failOp(rewriter, op, "concat inputs do not fill the result");
     rewriter.replaceOp(op, dest);
     return success();
   }
