@@ -1,0 +1,210 @@
+//===- AsyncCApi.cpp - C ABI over tfrt::ThreadPool ------------------------===//
+//
+// tfrt/async.h: pools and task groups for generated code. Allocation failures
+// become statuses instead of aborts, so every node is malloc'd here rather
+// than through the aborting C++ helpers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfrt/async.h"
+#include "tfrt/thread_pool.h"
+
+#include <stdlib.h>
+
+struct tfrt_pool_s {
+  tfrt::ThreadPool pool;
+  explicit tfrt_pool_s(int32_t numThreads)
+      : pool(numThreads, tfrt::ThreadPool::NoAbortTag{}) {}
+};
+
+struct tfrt_task_group_s {
+  tfrt::ThreadPool *pool;
+  std::atomic<uint32_t> pending{0};
+  tfrt::CancellationToken cancel;
+};
+
+namespace {
+
+struct FnTask : tfrt::internal::TaskNode {
+  tfrt_task_fn fn;
+  void *ctx;
+};
+
+void runFnTask(tfrt::internal::TaskNode *node) {
+  FnTask *task = static_cast<FnTask *>(node);
+  tfrt_task_fn fn = task->fn;
+  void *ctx = task->ctx;
+  free(task);
+  fn(ctx);
+}
+
+struct GroupTask : tfrt::internal::TaskNode {
+  tfrt_task_group *group;
+  tfrt_task_fn fn;
+  void *ctx;
+};
+
+void runGroupTask(tfrt::internal::TaskNode *node) {
+  GroupTask *task = static_cast<GroupTask *>(node);
+  tfrt_task_group *group = task->group;
+  tfrt_task_fn fn = task->fn;
+  void *ctx = task->ctx;
+  free(task);
+  if (!group->cancel.IsCancelled())
+    fn(ctx);
+  // The group may be destroyed as soon as this release is seen.
+  group->pool->ReleaseCounter(&group->pending);
+}
+
+FnTask *makeFnTask(tfrt_task_fn fn, void *ctx) {
+  void *memory = malloc(sizeof(FnTask));
+  if (!memory)
+    return nullptr;
+  FnTask *task = ::new (memory) FnTask();
+  task->run = runFnTask;
+  task->fn = fn;
+  task->ctx = ctx;
+  return task;
+}
+
+tfrt_status invalid(const char *message) {
+  return tfrt_status_create(TFRT_INVALID_ARGUMENT, message);
+}
+
+tfrt_status outOfMemory(const char *message) {
+  return tfrt_status_create(TFRT_OUT_OF_MEMORY, message);
+}
+
+} // namespace
+
+extern "C" {
+
+TFRT_API tfrt_status tfrt_pool_create(int32_t num_threads, tfrt_pool **out) {
+  if (!out)
+    return invalid("tfrt_pool_create: out is NULL");
+  *out = nullptr;
+  void *memory = malloc(sizeof(tfrt_pool_s));
+  if (!memory)
+    return outOfMemory("tfrt_pool_create: cannot allocate the pool");
+  tfrt_pool *pool = ::new (memory) tfrt_pool_s(num_threads);
+  if (!pool->pool.valid()) {
+    pool->~tfrt_pool_s();
+    free(pool);
+    return tfrt_status_create(TFRT_UNAVAILABLE,
+                              "tfrt_pool_create: cannot start the workers");
+  }
+  *out = pool;
+  return nullptr;
+}
+
+TFRT_API void tfrt_pool_destroy(tfrt_pool *pool) {
+  if (!pool)
+    return;
+  pool->~tfrt_pool_s();
+  free(pool);
+}
+
+TFRT_API int32_t tfrt_pool_num_threads(const tfrt_pool *pool) {
+  return pool ? pool->pool.NumThreads() : 0;
+}
+
+TFRT_API void tfrt_pool_quiesce(tfrt_pool *pool) {
+  if (pool)
+    pool->pool.Quiesce();
+}
+
+TFRT_API void tfrt_pool_parallel_for(tfrt_pool *pool, int64_t n,
+                                     int64_t min_chunk, tfrt_range_fn fn,
+                                     void *ctx) {
+  if (!fn || n <= 0)
+    return;
+  if (!pool) {
+    fn(ctx, 0, n);
+    return;
+  }
+  pool->pool.ParallelFor(n, min_chunk, [fn, ctx](int64_t begin, int64_t end) {
+    fn(ctx, begin, end);
+  });
+}
+
+TFRT_API tfrt_status tfrt_pool_spawn(tfrt_pool *pool, tfrt_task_fn fn,
+                                     void *ctx) {
+  if (!pool || !fn)
+    return invalid("tfrt_pool_spawn: pool or fn is NULL");
+  FnTask *task = makeFnTask(fn, ctx);
+  if (!task)
+    return outOfMemory("tfrt_pool_spawn: cannot allocate the task");
+  pool->pool.ScheduleNode(task);
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_pool_spawn_blocking(tfrt_pool *pool,
+                                              tfrt_task_fn fn, void *ctx) {
+  if (!pool || !fn)
+    return invalid("tfrt_pool_spawn_blocking: pool or fn is NULL");
+  FnTask *task = makeFnTask(fn, ctx);
+  if (!task)
+    return outOfMemory("tfrt_pool_spawn_blocking: cannot allocate the task");
+  pool->pool.ScheduleBlockingNode(task);
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_task_group_create(tfrt_pool *pool,
+                                            tfrt_task_group **out) {
+  if (!out)
+    return invalid("tfrt_task_group_create: out is NULL");
+  *out = nullptr;
+  if (!pool)
+    return invalid("tfrt_task_group_create: pool is NULL");
+  void *memory = malloc(sizeof(tfrt_task_group_s));
+  if (!memory)
+    return outOfMemory("tfrt_task_group_create: cannot allocate the group");
+  tfrt_task_group *group = ::new (memory) tfrt_task_group_s();
+  group->pool = &pool->pool;
+  *out = group;
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_task_group_spawn(tfrt_task_group *group,
+                                           tfrt_task_fn fn, void *ctx) {
+  if (!group || !fn)
+    return invalid("tfrt_task_group_spawn: group or fn is NULL");
+  if (group->cancel.IsCancelled())
+    return tfrt_status_create(TFRT_CANCELLED,
+                              "tfrt_task_group_spawn: the group is cancelled");
+  void *memory = malloc(sizeof(GroupTask));
+  if (!memory)
+    return outOfMemory("tfrt_task_group_spawn: cannot allocate the task");
+  GroupTask *task = ::new (memory) GroupTask();
+  task->run = runGroupTask;
+  task->group = group;
+  task->fn = fn;
+  task->ctx = ctx;
+  group->pending.fetch_add(1, std::memory_order_relaxed);
+  group->pool->ScheduleNode(task);
+  return nullptr;
+}
+
+TFRT_API void tfrt_task_group_wait(tfrt_task_group *group) {
+  if (group)
+    group->pool->WaitCounter(&group->pending);
+}
+
+TFRT_API void tfrt_task_group_cancel(tfrt_task_group *group) {
+  if (group)
+    group->cancel.Cancel();
+}
+
+TFRT_API int32_t tfrt_task_group_is_cancelled(const tfrt_task_group *group) {
+  return group && group->cancel.IsCancelled() ? 1 : 0;
+}
+
+TFRT_API void tfrt_task_group_destroy(tfrt_task_group *group) {
+  if (!group)
+    return;
+  group->pool->WaitCounter(&group->pending);
+  group->~tfrt_task_group_s();
+  free(group);
+}
+
+} // extern "C"
