@@ -11,6 +11,7 @@ PACKAGES=(
   libonnx-testdata ninja-build cmake ccache googletest libgtest-dev
   python3-onnx python3-numpy
   g++-aarch64-linux-gnu qemu-user-static
+  libclang-rt-22-dev
 )
 
 log() { echo "setup: $*"; }
