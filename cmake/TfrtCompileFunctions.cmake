@@ -41,8 +41,9 @@ function(tfrt_compile_model target)
     "${multi_value}")
 
   if(ARG_UNPARSED_ARGUMENTS)
+    list(JOIN ARG_UNPARSED_ARGUMENTS " " unparsed)
     _tfrt_compile_model_error(${target} "unexpected arguments: "
-      "${ARG_UNPARSED_ARGUMENTS} (known keywords: MODEL FORMAT NAME "
+      "${unparsed} (known keywords: MODEL FORMAT NAME "
       "INPUT_SHAPES CPU TARGET_TRIPLE OPTIONS DEPENDS)")
   endif()
   foreach(keyword IN LISTS ARG_KEYWORDS_MISSING_VALUES)
