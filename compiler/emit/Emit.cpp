@@ -152,6 +152,11 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
                      llvm::Twine(compute->arg_size()) + " arguments, expected " +
                      llvm::Twine(numIn + numOut + 1));
 
+  // Inputs, outputs and the workspace are distinct buffers (the runtime's
+  // contract), which lets LLVM vectorize without run-time alias checks.
+  for (llvm::Argument &arg : compute->args())
+    arg.addAttr(llvm::Attribute::NoAlias);
+
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   auto *i32 = llvm::Type::getInt32Ty(ctx);
   auto *i64 = llvm::Type::getInt64Ty(ctx);

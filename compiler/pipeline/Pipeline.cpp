@@ -67,6 +67,8 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
 }
 
 void tfrt::buildLlvmPipeline(OpPassManager &pm, const PipelineOptions &opts) {
+  if (opts.optLevel >= 1)
+    pm.addNestedPass<func::FuncOp>(createInterchangeLoops());
   addUpstream(pm, "func.func(convert-linalg-to-loops)");
   pm.addNestedPass<func::FuncOp>(createApproximateMath());
   addUpstream(pm,
