@@ -213,8 +213,27 @@ tfrt::frontend::importOnnxFile(MLIRContext *ctx, const ImportOptions &options) {
     emitWarning(loc) << "the model uses opset " << opset
                      << ", newer than the ONNX checker knows (" << newest
                      << "); skipping the checker";
+  } else if (model.ir_version() > onnx::IR_VERSION) {
+    emitWarning(loc) << "the model has IR version " << model.ir_version()
+                     << ", newer than the ONNX checker knows ("
+                     << (int)onnx::IR_VERSION << "); skipping the checker";
   } else {
+    // This libonnx's checker insists on a shape in every graph input/output
+    // type, which ONNX makes optional (unknown rank): give the ones without
+    // an empty shape while checking, then take it away again.
+    SmallVector<onnx::TypeProto_Tensor *> noShape;
+    onnx::GraphProto *g = model.mutable_graph();
+    for (auto *list : {g->mutable_input(), g->mutable_output(),
+                       g->mutable_value_info()})
+      for (onnx::ValueInfoProto &vi : *list)
+        if (vi.type().has_tensor_type() &&
+            !vi.type().tensor_type().has_shape()) {
+          noShape.push_back(vi.mutable_type()->mutable_tensor_type());
+          noShape.back()->mutable_shape();
+        }
     std::string msg = oneLine(runOnnxChecker(model));
+    for (onnx::TypeProto_Tensor *t : noShape)
+      t->clear_shape();
     if (!msg.empty())
       return emitError(loc) << "ONNX checker: " << msg, failure();
     msg = oneLine(runOnnxShapeInference(model));

@@ -169,6 +169,22 @@ save("checker", [helper.make_node("NoSuchOp", ["x"], ["y"], name="bad")],
 save("newer_opset", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
      [vi("x", F, [2])], [vi("y", F, [2])], opset=99, check=False)
 
+# A newer IR version than libonnx knows: a warning, the checker is skipped.
+graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                          "newer_ir", [vi("x", F, [2])], [vi("y", F, [2])])
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+model.ir_version = 99
+onnx.save(model, os.path.join(OUT, "newer_ir.onnx"))
+
+# An output type without a shape (unknown rank, allowed by ONNX although
+# this libonnx's checker wants one).
+graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                          "no_output_shape", [vi("x", F, [2])],
+                          [helper.make_tensor_value_info("y", F, None)])
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+model.ir_version = 7
+onnx.save(model, os.path.join(OUT, "no_output_shape.onnx"))
+
 # Unsupported tensor types: a STRING input, external data.
 save("string_input", [helper.make_node("Identity", ["s"], ["y"], name="id")],
      [vi("s", TensorProto.STRING, [1])], [vi("y", TensorProto.STRING, [1])])
