@@ -20,6 +20,8 @@ One subcommand per ctest test (test/integration/build/CMakeLists.txt):
              second build directory gives byte-identical .o/.h/.json.
   misuse     tfrt_compile_model() misuse fails at configure time with the
              expected message.
+  in-tree    tfrt_compile_model() inside the tfrt-compile build (the
+             tfrt-it-two-models target) against the NumPy reference.
   cross      --target-triple=aarch64-linux-gnu objects and the runtime built
              for aarch64, linked with aarch64-linux-gnu-gcc and run under
              qemu-aarch64-static, directly and through the CMake package
@@ -593,11 +595,26 @@ set(CMAKE_CROSSCOMPILING_EMULATOR {' '.join(emulator)})
     return 0
 
 
+def cmd_in_tree(args):
+    """The tfrt-it-two-models target of the tfrt-compile build: both models
+    compiled by tfrt_compile_model() with the tfrt-compile built there."""
+    if not args.exe:
+        raise Failure("in-tree needs --exe")
+    run(["cmake", "--build", args.build_dir, "--target", "tfrt-it-two-models"])
+    model_dir = os.path.dirname(args.exe)
+    check_model_symbols(args.nm, os.path.join(model_dir, "tfrt_it_tiny_cnn/tiny_cnn.o"),
+                        "tiny_cnn")
+    check_model_symbols(args.nm, os.path.join(model_dir, "tfrt_it_mlp/mlp.o"), "mlp")
+    _, out = run([args.exe])
+    log(out.strip())
+    check_consumer_outputs(out, args.source_dir)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["install", "cmake", "makefile", "rebuild",
-                                        "misuse", "cross"])
+                                        "misuse", "cross", "in-tree"])
     ap.add_argument("--source-dir", required=True, help="the repository root")
     ap.add_argument("--build-dir", required=True, help="the tfrt-compile build")
     ap.add_argument("--prefix", required=True,
@@ -606,11 +623,12 @@ def main():
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cxx", default="c++")
     ap.add_argument("--nm", default="nm")
+    ap.add_argument("--exe", help="in-tree: the tfrt-it-two-models executable")
     args = ap.parse_args()
     for attr in ("source_dir", "build_dir", "prefix", "work_dir"):
         setattr(args, attr, os.path.abspath(getattr(args, attr)))
     try:
-        rc = globals()["cmd_" + args.command](args)
+        rc = globals()["cmd_" + args.command.replace("-", "_")](args)
     except Failure as e:
         log(f"FAIL: {e}")
         return 1
