@@ -790,7 +790,8 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
 // MatMul, Gemm
 //===----------------------------------------------------------------------===//
 
-/// graph.matmul (numpy semantics) -> linalg.matmul for 2-D x 2-D, otherwise a
+/// graph.matmul (numpy semantics) -> linalg.matmul for 2-D x 2-D,
+/// linalg.batch_matmul for 3-D x 3-D with equal batch sizes, otherwise a
 /// contraction generic over (batch..., m, n, k) with broadcast batch maps; a
 /// 1-D operand has no m (lhs) / n (rhs) loop. The init is linalg.fill 0.
 ///
@@ -835,6 +836,13 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
                                          ValueRange{lhs, rhs},
                                          ValueRange{init});
       rewriter.replaceOp(op, mm.getResult(0));
+      return success();
+    }
+    if (ra == 3 && rb == 3 && lt.getDimSize(0) == rt.getDimSize(0)) {
+      auto bmm = linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{type},
+                                               ValueRange{lhs, rhs},
+                                               ValueRange{init});
+      rewriter.replaceOp(op, bmm.getResult(0));
       return success();
     }
     int64_t dimM = nb, dimN = nb + hasM, dimK = nb + hasM + hasN;
