@@ -12,7 +12,7 @@ One subcommand per ctest test (test/integration/build/CMakeLists.txt):
   cmake      examples/cmake-consumer against the moved prefix with Ninja and
              with Unix Makefiles: outputs against a NumPy reference; the
              models' objects define only their own prefixed API; both models
-             are in one executable.
+             are in one executable; TFRT_COMPILE_CPU reaches tfrt-compile.
   makefile   examples/makefile-consumer (pkg-config, the installed
              tfrt-compile) against the NumPy reference.
   rebuild    touching one model rebuilds that model's library only (Ninja
@@ -295,10 +295,21 @@ def cmd_cmake(args):
     work = fresh_dir(args.work_dir)
     examples = copy_examples(args.source_dir, os.path.join(work, "src"))
     source = os.path.join(examples, "cmake-consumer")
-    for generator, tag in (("Ninja", "ninja"), ("Unix Makefiles", "make")):
+    # The Makefiles build also sets the models' CPU through the project
+    # variable TFRT_COMPILE_CPU (the baseline x86-64 instead of the host's).
+    for generator, tag, cpu in (("Ninja", "ninja", None),
+                                ("Unix Makefiles", "make", "x86-64")):
         build = os.path.join(work, tag)
-        configure_consumer(args, source, build, generator)
+        configure_consumer(args, source, build, generator,
+                           [f"-DTFRT_COMPILE_CPU={cpu}"] if cpu else [])
         run(build_cmd(build), env=prefix_env(args))
+        if cpu:
+            for meta in ("tiny_cnn/tiny_cnn.json", "mlp_model/mlp.json"):
+                with open(os.path.join(build, meta)) as f:
+                    got = json.load(f)["target"]["cpu"]
+                if got != cpu:
+                    raise Failure(f"{meta}: cpu {got}, expected {cpu} (TFRT_COMPILE_CPU)")
+            log(f"ok: [{generator}] TFRT_COMPILE_CPU={cpu} reached tfrt-compile")
         _, out = run([os.path.join(build, "two_models")])
         log(out.strip())
         check_consumer_outputs(out, args.source_dir)
