@@ -37,8 +37,11 @@ namespace tfrt {
 namespace internal {
 namespace {
 
+/// Counter flags: a thread sleeps on the counter's futex / a worker waits
+/// for it while parked as an idle worker.
 constexpr uint32_t kWaiterBit = 1u << 31;
-constexpr uint32_t kCountMask = kWaiterBit - 1;
+constexpr uint32_t kHelperBit = 1u << 30;
+constexpr uint32_t kCountMask = kHelperBit - 1;
 /// Rounds of "look for work, pause" before an idle thread parks; with a
 /// handful of workers one round costs well under 100 ns.
 constexpr int kSpinRounds = 64;
@@ -581,6 +584,7 @@ void runParallelForHelper(TaskNode *node) {
 } // namespace internal
 
 using internal::kCountMask;
+using internal::kHelperBit;
 using internal::kWaiterBit;
 
 int ThreadPool::DefaultNumThreads() {
@@ -689,7 +693,7 @@ void ThreadPool::WaitCounter(std::atomic<uint32_t> *counter) {
   };
   if (internal::Worker *worker = internal::currentWorkerOf(impl_)) {
     internal::helpUntil(impl_, worker, done, [counter] {
-      counter->fetch_or(kWaiterBit, std::memory_order_seq_cst);
+      counter->fetch_or(kHelperBit, std::memory_order_seq_cst);
     });
     return;
   }
@@ -714,11 +718,13 @@ void ThreadPool::WaitCounter(std::atomic<uint32_t> *counter) {
 void ThreadPool::ReleaseCounter(std::atomic<uint32_t> *counter) {
   internal::PoolImpl *pool = impl_;
   uint32_t previous = counter->fetch_sub(1, std::memory_order_seq_cst);
-  if ((previous & kWaiterBit) && (previous & kCountMask) == 1) {
+  if ((previous & kCountMask) == 1) {
     // The counter's owner may free it as soon as it sees zero: from here on
     // only its address is used, and the kernel does not dereference it.
-    internal::futexWake(counter, INT_MAX);
-    internal::wakeAllIdle(pool);
+    if (previous & kWaiterBit)
+      internal::futexWake(counter, INT_MAX);
+    if (previous & kHelperBit)
+      internal::wakeAllIdle(pool);
   }
 }
 

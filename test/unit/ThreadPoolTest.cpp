@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <chrono>
@@ -312,6 +313,28 @@ TEST(ThreadPoolTest, CancelTaskGroup) {
   });
   pool.Quiesce();
   EXPECT_EQ(sawCancel.load(), 1);
+}
+
+double processCpuSeconds() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
+         usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
+}
+
+TEST(ThreadPoolTest, IdlePoolUsesNoCpu) {
+  ThreadPool pool(2);
+  std::atomic<int> count{0};
+  for (int i = 0; i < 10000; ++i)
+    pool.Schedule([&] { count.fetch_add(1); });
+  pool.Quiesce();
+  // Spinning workers would burn ~200 ms of CPU here; parked ones ~0. The
+  // bound is loose for slow (sanitizer) builds; bench-async measures it.
+  double before = processCpuSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  double used = processCpuSeconds() - before;
+  EXPECT_LT(used, 0.010) << "CPU seconds used while idle";
+  EXPECT_EQ(count.load(), 10000);
 }
 
 TEST(ThreadPoolTest, EnvironmentThreadCount) {

@@ -11,8 +11,9 @@
 // lock-free): it pushes and pops its own tasks at the bottom (LIFO), idle
 // workers steal from the top (FIFO). Tasks scheduled from threads that are
 // not workers of this pool go to a global FIFO injection queue (mutex). An
-// idle worker spins for a bounded number of rounds (about 100 pause
-// iterations), then parks on a futex: an idle pool uses no CPU.
+// idle worker spins for a bounded number of rounds (64 rounds of "look for
+// work, one pause instruction", a few microseconds), then parks on a futex
+// until a producer wakes exactly that worker: an idle pool uses no CPU.
 //
 // Tasks: any move-only callable `void()`. Schedule() is for tasks that do not
 // block (no I/O, no waiting on other tasks except through the pool's own
@@ -173,7 +174,7 @@ public:
   void ScheduleNode(internal::TaskNode *node);
   void ScheduleBlockingNode(internal::TaskNode *node);
 
-  /// Waits until the low 31 bits of `*counter` are zero (helping on a
+  /// Waits until the low 30 bits of `*counter` are zero (helping on a
   /// worker). Whoever decrements the counter must use ReleaseCounter().
   void WaitCounter(std::atomic<uint32_t> *counter);
   /// Decrements `*counter` and wakes its waiters when it reaches zero.
