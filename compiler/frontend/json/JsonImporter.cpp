@@ -223,6 +223,7 @@ FailureOr<RankedTensorType> JsonReader::tensorType(const json &obj,
     return failure();
   }
   SmallVector<int64_t> dims;
+  int64_t count = 1;
   for (const json &d : *shape) {
     std::optional<int64_t> v = asInt(d);
     if (!v || *v < 0) {
@@ -231,6 +232,12 @@ FailureOr<RankedTensorType> JsonReader::tensorType(const json &obj,
       return failure();
     }
     dims.push_back(*v);
+    if (*v && count > (int64_t(1) << 40) / *v) {
+      err() << where << ": shape " << shapeString(dims)
+            << " has too many elements";
+      return failure();
+    }
+    count *= *v;
   }
   return RankedTensorType::get(dims, elem);
 }
@@ -599,9 +606,13 @@ FailureOr<OwningOpRef<ModuleOp>> JsonReader::read() {
     StringRef msg = sax.errorMessage;
     // Drop nlohmann's "[json.exception.parse_error.101] parse error at line
     // L, column C: " prefix: the location says it.
-    if (size_t p = msg.find(": "); msg.starts_with("[json.exception") &&
-                                   p != StringRef::npos)
-      msg = msg.drop_front(p + 2);
+    if (msg.starts_with("[json.exception")) {
+      if (size_t p = msg.find("] "); p != StringRef::npos)
+        msg = msg.drop_front(p + 2);
+      if (msg.starts_with("parse error"))
+        if (size_t p = msg.find(": "); p != StringRef::npos)
+          msg = msg.drop_front(p + 2);
+    }
     return emitError(FileLineColLoc::get(ctx, options.fileName, line, col))
                << "invalid JSON at byte " << sax.errorByte << ": " << msg,
            failure();

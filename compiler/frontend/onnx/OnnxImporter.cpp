@@ -41,11 +41,17 @@ FailureOr<DenseElementsAttr> convertTensor(MLIRContext *ctx,
     return failure();
   }
   SmallVector<int64_t> dims;
+  int64_t count = 1;
   for (int64_t d : t.dims()) {
     if (d < 0) {
       error = "negative dimension " + std::to_string(d);
       return failure();
     }
+    if (d && count > (int64_t(1) << 40) / d) {
+      error = "too many elements";
+      return failure();
+    }
+    count *= d;
     dims.push_back(d);
   }
   auto type = RankedTensorType::get(dims, elem);
