@@ -19,7 +19,8 @@ One subcommand per ctest test (test/integration/build/CMakeLists.txt):
              and Unix Makefiles); touching tfrt-compile rebuilds both; a
              second build directory gives byte-identical .o/.h/.json.
   misuse     tfrt_compile_model() misuse fails at configure time with the
-             expected message.
+             expected message; a call with every optional argument builds
+             and each argument reaches tfrt-compile.
   in-tree    tfrt_compile_model() inside the tfrt-compile build (the
              tfrt-it-two-models target) against the NumPy reference.
   cross      --target-triple=aarch64-linux-gnu objects and the runtime built
@@ -433,6 +434,11 @@ def cmd_rebuild(args):
 MISUSE_CASES = [
     # (name, body, expected message)
     ("valid", "tfrt_compile_model(good MODEL model.json INPUT_SHAPES x=2x6)", None),
+    # Every optional argument; built and checked by cmd_misuse.
+    ("all-arguments",
+     "tfrt_compile_model(full MODEL model.txt FORMAT json NAME full_model\n"
+     "  INPUT_SHAPES x=3x6 CPU x86-64 TARGET_TRIPLE x86_64-pc-linux-gnu\n"
+     "  OPTIONS -O1 DEPENDS extra.bin)", None),
     ("missing-model-keyword", "tfrt_compile_model(m NAME m)",
      r"tfrt_compile_model\(m\): MODEL <file> is required"),
     ("missing-model-file", "tfrt_compile_model(m MODEL nope.json)",
@@ -478,6 +484,7 @@ def cmd_misuse(args):
         d = fresh_dir(os.path.join(work, name))
         shutil.copy(mlp, os.path.join(d, "model.json"))
         shutil.copy(mlp, os.path.join(d, "model.txt"))
+        open(os.path.join(d, "extra.bin"), "wb").close()
         with open(os.path.join(d, "CMakeLists.txt"), "w") as f:
             f.write("cmake_minimum_required(VERSION 3.20)\n"
                     "project(misuse LANGUAGES C)\n"
@@ -504,6 +511,25 @@ def cmd_misuse(args):
             failures.append(name)
     if failures:
         raise Failure("misuse cases without the expected result: " + ", ".join(failures))
+
+    # The project using every argument builds, and they reach tfrt-compile.
+    build = os.path.join(work, "all-arguments", "build")
+    run(["cmake", "--build", build])
+    with open(os.path.join(build, "full/full_model.json")) as f:
+        meta = json.load(f)
+    got = (meta["name"], meta["inputs"][0]["shape"], meta["target"]["cpu"],
+           meta["target"]["triple"], meta["target"]["opt_level"])
+    want = ("full_model", [3, 6], "x86-64", "x86_64-pc-linux-gnu", 1)
+    if got != want:
+        raise Failure(f"all-arguments: metadata says {got}, expected {want}")
+    check_model_symbols(args.nm, os.path.join(build, "full/full_model.o"), "full_model")
+    before = os.stat(os.path.join(build, "full/full_model.o")).st_mtime_ns
+    touch(os.path.join(work, "all-arguments", "extra.bin"))
+    run(["cmake", "--build", build])
+    if os.stat(os.path.join(build, "full/full_model.o")).st_mtime_ns == before:
+        raise Failure("all-arguments: touching a DEPENDS file did not recompile")
+    log("ok: all-arguments: FORMAT, NAME, INPUT_SHAPES, CPU, TARGET_TRIPLE, "
+        "OPTIONS reach tfrt-compile; a DEPENDS file recompiles")
 
 
 def cmd_cross(args):
