@@ -314,6 +314,7 @@ private:
   llvm::StringSet<> unknown;
   llvm::StringSet<> usedNames;
   bool hadError = false;
+  bool inputsFailed = false;
 };
 
 } // namespace
@@ -510,7 +511,7 @@ LogicalResult NodeImporter::run(const GraphDesc &graph) {
   SmallVector<Type> argTypes;
   SmallVector<const InputDesc *> args;
   if (!resolveInputShapes(graph, argTypes, args))
-    hadError = true;
+    hadError = inputsFailed = true;
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, fileLocation, kEntryFunctionName,
@@ -658,9 +659,12 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
   std::string prefix =
       "node '" + display + "' (" + node.opType + "): ";
   for (const Captured &c : captured) {
-    std::string msg = StringRef(c.message).starts_with("unsupported op '")
-                          ? c.message
-                          : prefix + c.message;
+    bool isUnsupported = StringRef(c.message).starts_with("unsupported op '");
+    // With bad input shapes, shape problems are most likely consequences:
+    // report only what is unsupported.
+    if (inputsFailed && !isUnsupported)
+      continue;
+    std::string msg = isUnsupported ? c.message : prefix + c.message;
     switch (c.severity) {
     case DiagnosticSeverity::Error: emitError(loc) << msg; break;
     case DiagnosticSeverity::Warning: emitWarning(loc) << msg; break;
@@ -671,7 +675,7 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
     return c.severity == DiagnosticSeverity::Error;
   });
   if (failed(results)) {
-    if (!reportedError)
+    if (!reportedError && !inputsFailed)
       emitError(loc) << prefix << "import failed";
     hadError = true;
     markUnknown();
