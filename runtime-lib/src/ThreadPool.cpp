@@ -397,7 +397,6 @@ void helpUntil(PoolImpl *pool, Worker *self, FunctionRef<bool()> done,
     if (!armed) {
       arm();
       armed = true;
-      continue;
     }
     listIdle(pool, self);
     if (done()) {
