@@ -151,24 +151,41 @@ void RunWhenReady(Span<AsyncValue *const> values,
     callback();
     return;
   }
-  // One count per value: registration runs inline for values that became
-  // available meanwhile, and the count cannot reach zero before the last
-  // registration.
+  // One count per value, and one allocation holding the counter, the
+  // callback and a waiter node per value. Registration runs inline for values
+  // that became available meanwhile; the count cannot reach zero before the
+  // last registration, and MakeAvailable reads a node's link before running
+  // it, so freeing the block from the last node is safe.
+  struct FanIn;
+  struct FanInWaiter : internal::Waiter {
+    FanIn *fanIn;
+  };
   struct FanIn {
     std::atomic<size_t> remaining;
     UniqueFunction<void()> callback;
   };
-  FanIn *fanIn = internal::NewOrDie<FanIn>();
-  fanIn->remaining.store(values.size(), std::memory_order_relaxed);
+  static_assert(sizeof(FanIn) % alignof(FanInWaiter) == 0, "layout");
+  size_t count = values.size();
+  void *memory = internal::AllocateOrDie(
+      sizeof(FanIn) + count * sizeof(FanInWaiter), alignof(FanIn));
+  FanIn *fanIn = ::new (memory) FanIn();
+  fanIn->remaining.store(count, std::memory_order_relaxed);
   fanIn->callback = std::move(callback);
-  for (AsyncValue *value : values) {
-    value->AndThen([fanIn] {
-      if (fanIn->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        fanIn->callback();
-        internal::DeleteObject(fanIn);
+  auto *waiters = reinterpret_cast<FanInWaiter *>(fanIn + 1);
+  for (size_t i = 0; i < count; ++i) {
+    FanInWaiter *waiter = ::new (&waiters[i]) FanInWaiter();
+    waiter->fanIn = fanIn;
+    waiter->run = [](internal::Waiter *self) {
+      FanIn *shared = static_cast<FanInWaiter *>(self)->fanIn;
+      if (shared->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        shared->callback();
+        shared->~FanIn();
+        free(shared);
       }
-    });
+    };
   }
+  for (size_t i = 0; i < count; ++i)
+    values[i]->AddWaiter(&waiters[i]);
 }
 
 void Await(Span<AsyncValue *const> values) {

@@ -178,6 +178,11 @@ public:
   /// Blocks until available (condition variable; see the contract).
   void Await() const;
 
+  /// Low-level AndThen: runs waiter->run(waiter) once the value is available
+  /// (inline if it already is). The node must stay valid until then; `run`
+  /// owns it from that point.
+  void AddWaiter(internal::Waiter *waiter);
+
   /// Typed payload access; T must be the type the value was created with and
   /// the value must be constructed or concrete.
   template <class T> T &get();
@@ -198,8 +203,6 @@ protected:
 private:
   static constexpr uintptr_t kStateMask = 3;
 
-  /// Pushes a continuation, or runs it now if the value is available.
-  void AddWaiter(internal::Waiter *waiter);
   /// Publishes `state` (concrete or error) and runs the continuations.
   void MakeAvailable(State state);
   void Destroy();
