@@ -11,7 +11,8 @@
 #                                     compiler's default (native, or generic
 #                                     for a foreign TARGET_TRIPLE)
 #     [TARGET_TRIPLE <triple>]        default: ${TFRT_COMPILE_TARGET_TRIPLE},
-#                                     else the host
+#                                     else CMAKE_<LANG>_COMPILER_TARGET when
+#                                     cross-compiling, else the host
 #     [OPTIONS <arg>...]              more tfrt-compile arguments (-O2,
 #                                     --mattr=...)
 #     [DEPENDS <file>...])            more inputs (e.g. external weights)
@@ -121,6 +122,18 @@ function(tfrt_compile_model target)
   if(NOT DEFINED ARG_TARGET_TRIPLE AND DEFINED TFRT_COMPILE_TARGET_TRIPLE
      AND NOT TFRT_COMPILE_TARGET_TRIPLE STREQUAL "")
     set(ARG_TARGET_TRIPLE "${TFRT_COMPILE_TARGET_TRIPLE}")
+  endif()
+  if(NOT DEFINED ARG_TARGET_TRIPLE AND CMAKE_CROSSCOMPILING)
+    if(CMAKE_C_COMPILER_TARGET)
+      set(ARG_TARGET_TRIPLE "${CMAKE_C_COMPILER_TARGET}")
+    elseif(CMAKE_CXX_COMPILER_TARGET)
+      set(ARG_TARGET_TRIPLE "${CMAKE_CXX_COMPILER_TARGET}")
+    else()
+      message(WARNING "tfrt_compile_model(${target}): cross-compiling "
+        "(CMAKE_SYSTEM_PROCESSOR ${CMAKE_SYSTEM_PROCESSOR}) without "
+        "TARGET_TRIPLE: the model is compiled for the host; set TARGET_TRIPLE "
+        "or TFRT_COMPILE_TARGET_TRIPLE")
+    endif()
   endif()
   if(DEFINED ARG_CPU)
     list(APPEND target_args "--mcpu=${ARG_CPU}")
