@@ -33,6 +33,8 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -254,6 +256,14 @@ int main(int argc, char **argv) {
     return fail("--name '" + name + "' is not a C identifier");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + ": expected -O0 to -O3");
+  if (emit == "shared" && !targetTriple.empty() && linkerOpt.empty() &&
+      llvm::Triple(llvm::Triple::normalize(targetTriple)) !=
+          llvm::Triple(llvm::sys::getDefaultTargetTriple()))
+    return fail("--emit=shared links with the host's linker; for "
+                "--target-triple=" +
+                targetTriple +
+                " use --emit=obj or --emit=lib, or name a cross linker "
+                "driver with --linker");
   std::optional<tfrt::Phase> phase = tfrt::parsePhase(compileTo);
   if (!phase)
     return fail("unknown --compile-to '" + compileTo +
