@@ -776,9 +776,15 @@ void ThreadPool::Await(const AsyncValue *value) {
         const_cast<AsyncValue *>(value)->AndThen(
             [&waker] { waker.run(&waker); });
       });
-  if (armed)
-    while (waker.stage.load(std::memory_order_acquire) != 2)
+  // Only the wake-up calls separate stage 1 from 2; yield if the producer
+  // was preempted between them.
+  for (int spins = 0;
+       armed && waker.stage.load(std::memory_order_acquire) != 2; ++spins) {
+    if (spins < internal::kSpinRounds)
       internal::cpuRelax();
+    else
+      sched_yield();
+  }
 }
 
 void ThreadPool::ParallelFor(int64_t n, int64_t minChunk,
