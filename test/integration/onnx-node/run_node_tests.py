@@ -81,14 +81,38 @@ DEFAULT_DATA_DIR = "/usr/share/libonnx-testdata/data/node"
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DEFAULT_BIN_DIR = os.path.join(REPO_ROOT, "build", "bin")
 
-# Operands that fix the shape of a result. An ahead-of-time compiler needs them
-# constant, but some node tests feed them as graph inputs: with
-# --freeze-shape-inputs (the default) such inputs become initializers holding
-# the test's data, and the compiled model takes the remaining inputs.
+# Operands (input positions) that fix the shape of a result. An ahead-of-time
+# compiler needs them constant, but some ONNX tests feed them as graph inputs:
+# with --freeze-shape-inputs (the default) such inputs become initializers
+# holding the test's data, and the compiled model takes the remaining inputs.
+# This runner and test/integration/conformance/run_conformance.py (which
+# reports such passes in a column of their own) share this table.
+_REDUCE_OPS = ("ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd",
+               "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+               "ReduceSumSquare")
 SHAPE_OPERANDS = {
-    "Reshape": (1,), "Slice": (1, 2, 3, 4), "Squeeze": (1,), "Unsqueeze": (1,),
-    "Expand": (1,), "Tile": (1,), "ConstantOfShape": (0,), "Pad": (1, 2, 3),
+    "Reshape": (1,),                 # shape
+    "Slice": (1, 2, 3, 4),           # starts, ends, axes, steps
+    "Squeeze": (1,), "Unsqueeze": (1,),   # axes
+    "Expand": (1,),                  # shape
+    "Tile": (1,),                    # repeats
+    "ConstantOfShape": (0,),         # shape
+    "Pad": (1, 3),                   # pads, axes
+    "Split": (1,),                   # split
+    "Resize": (2, 3),                # scales, sizes
+    "Upsample": (1,),                # scales
+    "Range": (0, 1, 2),              # start, limit, delta
+    "OneHot": (1,),                  # depth
+    "TopK": (1,),                    # K
+    "CenterCropPad": (1,),           # shape
+    "Col2Im": (1, 2),                # image_shape, block_shape
+    "MaxUnpool": (2,),               # output_shape
+    "DFT": (1, 2),                   # dft_length, axis
+    "STFT": (1, 3),                  # frame_step, frame_length
+    "HannWindow": (0,), "HammingWindow": (0,), "BlackmanWindow": (0,),  # size
+    "MelWeightMatrix": (0, 1),       # num_mel_bins, dft_length
 }
+SHAPE_OPERANDS.update({op: (1,) for op in _REDUCE_OPS})   # axes (an input since opset 13/18)
 
 RTOL = 1e-3
 ATOL = 1e-7
