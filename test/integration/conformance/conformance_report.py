@@ -169,9 +169,18 @@ diff, number of elements outside the tolerance), `wrong values`
 e.g. an input shape other than the declared one).
 
 **CI floor.** `test/integration/conformance/passing.txt` lists the tests that
-pass. ctest's `e2e.conformance` runs the whole suite and fails if one of them
-does not pass; new passes are listed in its output, and
-`scripts/conformance.sh --update-floor` adds them to the list.
+pass. ctest's `e2e.conformance` runs the whole suite (the wall time above, on
+the 2-core CI machine; it grows with the number of passing tests, since only
+they are linked and run, up to an estimated 10 minutes if all passed) and
+fails if one of them does not pass; new passes are listed in its output, and
+`scripts/conformance.sh --update-floor` adds them to the list. Running the
+whole suite rather than only the floor keeps `.ci/run` (build, unit, lit,
+conformance, PP-OCR, examples) well under its 60-minute limit and reports
+every new pass; it replaced the former `e2e.onnx-node` (node tests of a fixed
+op list), which it covers.
+
+**Reference.** The ONNX Runtime figure is the one quoted for this suite in
+the issue that asked for this report, not measured here.
 
 ## Regenerating this file
 
