@@ -519,7 +519,8 @@ def parse_args(argv):
     p.add_argument("--update-floor", action="store_true",
                    help="add this run's new passes to the --floor file")
     p.add_argument("--quiet", "-q", action="store_true",
-                   help="no line per passing test")
+                   help="no line per test, a progress line per 100 tests (the reports "
+                   "and the summary still give every result)")
     args = p.parse_args(argv)
     args.tfrt_compile = args.tfrt_compile or os.path.join(args.bin_dir, "tfrt-compile")
     args.tfrt_run = args.tfrt_run or os.path.join(args.bin_dir, "tfrt-run")
@@ -589,6 +590,7 @@ def main(argv):
     print("Running %d tests of %s with %d jobs, %ds timeout each" % (
         len(tests), ",".join(args.folders), args.jobs, args.timeout), flush=True)
     lock = threading.Lock()
+    done = 0
     start = time.monotonic()
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -596,8 +598,14 @@ def main(argv):
             for fut in concurrent.futures.as_completed(futures):
                 t = futures[fut]
                 fut.result()
+                done += 1
                 with lock:
-                    if t.status == PASS:
+                    if args.quiet:
+                        if done % 100 == 0 or done == len(tests):
+                            print("[%d/%d] %d passed so far" % (
+                                done, len(tests), sum(x.status in (PASS, PASS_SPEC)
+                                                      for x in tests)), flush=True)
+                    elif t.status == PASS:
                         if not args.quiet:
                             print("PASS    %s (%.1fs)" % (t.id, t.seconds), flush=True)
                     elif t.status == PASS_SPEC:
