@@ -1,0 +1,3 @@
+#!/bin/sh
+# A tfrt-run that crashes.
+kill -SEGV $$
