@@ -150,7 +150,9 @@ models unchanged.
 **Isolation.** Tests run in parallel ({JOBS} jobs here), each in its own work
 directory, each tool in its own process group; a test gets {TIMEOUT}s for its
 compilation(s) and runs together, after which its processes are killed
-("timeout"). A crash, hang or error is that test's result only.
+("timeout"; a test of the floor list that times out runs once more, alone,
+before it counts as a regression). A crash, hang or error is that test's
+result only.
 
 **Reasons.** Every test that does not pass gets one category and a specific
 reason, chosen in this order: what the model's signature rules out
