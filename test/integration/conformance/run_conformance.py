@@ -336,6 +336,8 @@ def run_test(test, args, work_root):
     start = time.monotonic()
     deadline = start + args.timeout
     work = os.path.join(work_root, test.folder, test.name)
+    test.status, test.category, test.reason, test.detail = None, "", "", ""
+    test.unsupported_ops, test.specialised = [], []
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     try:
