@@ -18,6 +18,10 @@ line; then a per-op summary, the out-of-scope count and finally
 `N passed, N failed`. Exit status: 0 when no in-scope test failed, 1 when one
 did, 2 on a usage or setup error, 77 (SKIPPED) without the test data.
 
+ctest runs the whole ONNX backend suite instead (e2e.conformance,
+../conformance/run_conformance.py, which reuses this file's comparison, process
+handling and SHAPE_OPERANDS); this runner remains for quick per-op checks.
+
 Needs Debian's python3-onnx and python3-numpy: run it with /usr/bin/python3.
 """
 
