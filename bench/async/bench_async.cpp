@@ -180,7 +180,8 @@ inline double work(int64_t i) {
 /// process CPU time over the same window (the caller only sleeps in Await),
 /// so cpu / wall is the parallelism the threads actually got from the OS.
 double parallelForSeconds(ThreadPool &pool, int64_t n,
-                          std::vector<double> &out, double &cpuSeconds) {
+                          std::vector<double> &out, double &cpuSeconds,
+                          std::vector<int64_t> &perWorker) {
   double cpuBefore = processCpuSeconds();
   auto done = MakeUnconstructedAsyncValueRef<double>();
   pool.Schedule([&] {
@@ -188,6 +189,9 @@ double parallelForSeconds(ThreadPool &pool, int64_t n,
     pool.ParallelFor(n, 1024, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i)
         out[static_cast<size_t>(i)] = work(i);
+      // Disjoint slots per worker: no race.
+      perWorker[static_cast<size_t>(pool.CurrentWorkerIndex())] +=
+          end - begin;
     });
     done.emplace(secondsSince(start));
   });
@@ -280,16 +284,21 @@ int main(int argc, char **argv) {
       out[static_cast<size_t>(i)] = work(i);
     double serial = secondsSince(start);
     double t[3], cpu[3];
+    std::vector<int64_t> split(2, 0);
     for (int threads : {1, 2}) {
       ThreadPool pool(threads);
       std::vector<double> walls, cpus;
+      std::vector<int64_t> perWorker(static_cast<size_t>(threads), 0);
       for (int i = 0; i < reps; ++i) {
         double cpuSeconds = 0;
-        walls.push_back(parallelForSeconds(pool, loopN, out, cpuSeconds));
+        walls.push_back(
+            parallelForSeconds(pool, loopN, out, cpuSeconds, perWorker));
         cpus.push_back(cpuSeconds);
       }
       t[threads] = median(walls);
       cpu[threads] = median(cpus);
+      if (threads == 2)
+        split = perWorker;
     }
     printf("ParallelFor compute-bound n=%lld: serial loop %.1f ms, 1 thread "
            "%.1f ms, 2 threads %.1f ms, speedup 1->2 threads %.2fx "
@@ -298,6 +307,10 @@ int main(int argc, char **argv) {
            static_cast<long long>(loopN), serial * 1e3, t[1] * 1e3,
            t[2] * 1e3, t[1] / t[2], cpu[1] * 1e3, cpu[2] * 1e3,
            cpu[1] / t[1], cpu[2] / t[2]);
+    printf("ParallelFor work split over 2 threads: %.1f%% / %.1f%% of the "
+           "elements (all runs)\n",
+           100.0 * split[0] / (split[0] + split[1]),
+           100.0 * split[1] / (split[0] + split[1]));
   }
   return 0;
 }

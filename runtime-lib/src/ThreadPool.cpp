@@ -28,7 +28,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <sched.h>
+#include <sched.h> // sched_yield
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -464,13 +464,9 @@ void *blockingMain(void *arg) {
   return nullptr;
 }
 
+/// What std::thread::hardware_concurrency() reports (online CPUs), without
+/// the C++ runtime library.
 int onlineCpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-    int count = CPU_COUNT(&set);
-    if (count > 0)
-      return count;
-  }
   long count = sysconf(_SC_NPROCESSORS_ONLN);
   return count > 0 ? static_cast<int>(count) : 1;
 }

@@ -7,13 +7,14 @@
 // --------
 // Workers: N threads (constructor argument; 0 means the environment variable
 // TFRT_NUM_THREADS when it holds a positive integer, else the number of
-// online CPUs). Each worker owns a bounded work-stealing deque (Chase-Lev,
-// lock-free): it pushes and pops its own tasks at the bottom (LIFO), idle
-// workers steal from the top (FIFO). Tasks scheduled from threads that are
-// not workers of this pool go to a global FIFO injection queue (mutex). An
-// idle worker spins for a bounded number of rounds (64 rounds of "look for
-// work, one pause instruction", a few microseconds), then parks on a futex
-// until a producer wakes exactly that worker: an idle pool uses no CPU.
+// online CPUs, as std::thread::hardware_concurrency() reports it). Each
+// worker owns a bounded work-stealing deque (Chase-Lev, lock-free): it pushes
+// and pops its own tasks at the bottom (LIFO), idle workers steal from the
+// top (FIFO). Tasks scheduled from threads that are not workers of this pool
+// go to a global FIFO injection queue (mutex). An idle worker spins for a
+// bounded number of rounds (64 rounds of "look for work, one pause
+// instruction", a few microseconds), then parks on a futex until a producer
+// wakes exactly that worker: an idle pool uses no CPU.
 //
 // Tasks: any move-only callable `void()`. Schedule() is for tasks that do not
 // block (no I/O, no waiting on other tasks except through the pool's own
@@ -64,6 +65,10 @@
 #include <utility>
 
 namespace tfrt {
+
+/// The general task type: a move-only callable. Schedule() accepts it, like
+/// any other callable.
+using Task = UniqueFunction<void()>;
 
 /// A one-way "cancelled" flag shared by a producer of work and the work.
 class CancellationToken {
