@@ -5,13 +5,19 @@
 //
 // Contract
 // --------
-// States and transitions (the state only moves forward):
+// States and transitions (the state only moves forward), with the
+// AsyncValueRef<T> calls that perform them:
 //
-//     unconstructed --emplace()/SetStateConcrete via Make...----> concrete
-//     unconstructed --SetStateConstructed() (payload built)----> constructed
-//     constructed   --SetStateConcrete()-----------------------> concrete
-//     unconstructed --SetError(msg)-----------------------------> error
-//     constructed   --SetError(msg) (payload destroyed)---------> error
+//     unconstructed --emplace(args)-----------------------> concrete
+//     unconstructed --construct(args)---------------------> constructed
+//     constructed   --SetStateConcrete()------------------> concrete
+//     unconstructed --SetError(msg)-----------------------> error
+//     constructed   --SetError(msg) (payload destroyed)---> error
+//
+//   MakeAvailableAsyncValueRef<T>(args) starts concrete,
+//   MakeConstructedAsyncValueRef<T>(args) constructed,
+//   MakeUnconstructedAsyncValueRef<T>() unconstructed and
+//   MakeErrorAsyncValueRef(msg) in error.
 //
 //   "available" means concrete or error; both are terminal. Exactly one
 //   thread, the producer, performs the transitions of a value, each at most
