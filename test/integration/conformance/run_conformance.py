@@ -41,6 +41,7 @@ import datetime
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -635,6 +636,9 @@ def main(argv):
         if own and not args.keep:
             shutil.rmtree(work_root, ignore_errors=True)
     wall = time.monotonic() - start
+    cpu = sum(r.ru_utime + r.ru_stime for r in (   # this runner, tfrt-compile,
+        resource.getrusage(resource.RUSAGE_SELF),    # the linker and tfrt-run
+        resource.getrusage(resource.RUSAGE_CHILDREN)))
 
     import conformance_report as report   # noqa: E402
     meta = {
@@ -643,6 +647,7 @@ def main(argv):
         "source": source_state(),
         "supported_ops": sorted(supported),
         "jobs": args.jobs, "timeout_s": args.timeout, "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1), "load_avg_1min": round(os.getloadavg()[0], 1),
         "cpus": os.cpu_count(), "rtol": RTOL, "atol": ATOL,
         "tolerance_exceptions": {k: {"rtol": v[0], "atol": v[1], "why": v[2]}
                                  for k, v in TOLERANCE_EXCEPTIONS.items()},
