@@ -139,11 +139,7 @@ class Test:
                 if not t.HasField("shape") or any(
                         not d.HasField("dim_value") for d in t.shape.dim):
                     self.symbolic.append(i.name)
-        for node in model.graph.node:
-            if node.domain in ("", "ai.onnx"):
-                for pos in rnt.SHAPE_OPERANDS.get(node.op_type, ()):
-                    if pos < len(node.input) and node.input[pos]:
-                        self.shape_operands.add(node.input[pos])
+        self.shape_operands = shape_inputs(model, ins)
         # Signature facts used to classify failures.
         seq, strings, dtypes = [], [], []
         for v in list(ins) + list(outs):
@@ -174,6 +170,58 @@ class Test:
             "training": sorted(set(training)),
             "data_dependent": [o for o in self.ops if o in DATA_DEPENDENT_OPS],
         }
+
+
+# Ops whose result depends only on the shape of their input, not its values.
+SHAPE_ONLY_OPS = {"Shape", "Size"}
+INT_TYPES = {onnx.TensorProto.INT8, onnx.TensorProto.INT16, onnx.TensorProto.INT32,
+             onnx.TensorProto.INT64, onnx.TensorProto.UINT8, onnx.TensorProto.UINT16,
+             onnx.TensorProto.UINT32, onnx.TensorProto.UINT64}
+
+
+def shape_inputs(model, inputs):
+    """Graph inputs whose values determine a result's shape: those used
+    directly as a shape operand (SHAPE_OPERANDS: Reshape's shape, ...), and
+    integer graph inputs of rank <= 1 from which a shape operand is computed
+    (e.g. a window size -> Cast -> Range's limit), looking through every op
+    except Shape and Size, which read only shapes."""
+    names = {i.name for i in inputs}
+    producer = {}
+    for node in model.graph.node:
+        for o in node.output:
+            if o:
+                producer[o] = node
+    direct, computed = set(), set()
+    stack = []
+    for node in model.graph.node:
+        if node.domain in ("", "ai.onnx"):
+            for pos in rnt.SHAPE_OPERANDS.get(node.op_type, ()):
+                if pos < len(node.input) and node.input[pos]:
+                    name = node.input[pos]
+                    if name in names:
+                        direct.add(name)
+                    else:
+                        stack.append(name)
+    seen = set()
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in names:
+            computed.add(name)
+            continue
+        node = producer.get(name)
+        if node is None or node.op_type in SHAPE_ONLY_OPS:
+            continue
+        stack.extend(i for i in node.input if i)
+    small_int = set()
+    for i in inputs:
+        t = i.type.tensor_type if i.type.WhichOneof("value") == "tensor_type" else None
+        if (t is not None and t.elem_type in INT_TYPES and t.HasField("shape")
+                and len(t.shape.dim) <= 1):
+            small_int.add(i.name)
+    return direct | (computed & small_int)
 
 
 def discover(data_dir, folders, regex):
