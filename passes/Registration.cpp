@@ -7,6 +7,7 @@
 #include "passes/Registration.h"
 
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/CodegenCUDA/Passes.h"
 #include "passes/Conversion/Passes.h"
 #include "passes/MemoryPlanning/Passes.h"
 
@@ -14,4 +15,5 @@ void tfrt::registerProjectPasses() {
   tfrt::registerConversionPasses();
   tfrt::registerMemoryPlanningPasses();
   tfrt::registerCodegenCPUPasses();
+  tfrt::registerCodegenCUDAPasses();
 }

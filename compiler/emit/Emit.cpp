@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/emit/Emit.h"
+#include "compiler/emit/EmitCuda.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -313,6 +314,10 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
     if (op->hasAttr("arg_attrs"))
       op->removeAttr("arg_attrs");
   });
+  // --target=cuda modules carry tfrt.cuda.* facts and a gpu.binary.
+  std::optional<CudaAbiInfo> cuda = collectCudaAbiInfo(module);
+  if (cuda)
+    registerCudaTranslations(module);
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   llvm::LLVMContext llvmCtx;
@@ -366,8 +371,14 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
 
   m->setTargetTriple(triple);
   m->setDataLayout(tm->createDataLayout());
+  if (cuda)
+    if (auto e = prepareCudaModule(*m, name))
+      return std::move(e);
   if (auto e = addModelAbi(*m, name, sig, wsBytes, wsAlign))
     return std::move(e);
+  if (cuda)
+    if (auto e = finishCudaModule(*m, name, *cuda))
+      return std::move(e);
   for (llvm::Function &f : m->functions())
     if (!f.isDeclaration()) {
       f.addFnAttr("target-cpu", cpu);

@@ -8,6 +8,7 @@
 #include "compiler/init/InitAll.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
+#include "compiler/pipeline/CudaPipeline.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "passes/Graph/Passes.h"
 #include "passes/Registration.h"
@@ -16,11 +17,14 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void tfrt::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tfrt::graph::GraphDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // NVVM/GPU translations: the CUDA back end serialises kernels in-process.
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void tfrt::registerAllPasses() {
@@ -28,4 +32,5 @@ void tfrt::registerAllPasses() {
   tfrt::graph::registerGraphPasses();
   tfrt::registerProjectPasses();
   tfrt::registerPipelines();
+  tfrt::registerCudaPipeline();
 }

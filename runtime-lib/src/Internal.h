@@ -57,6 +57,13 @@ tfrt_status outOfMemoryStatus();
 /// Display name of a model descriptor ("<unnamed>" for a NULL name).
 const char *modelName(const tfrt_model_desc *desc);
 
+/// The descriptor checks of tfrt_model_create() (not the CUDA flag check).
+tfrt_status checkDescriptor(const tfrt_model_desc *desc);
+/// The tensor checks of tfrt_model_run() for both inputs and outputs.
+tfrt_status checkRunTensors(const tfrt_model_desc *desc,
+                            const tfrt_tensor *inputs, size_t num_inputs,
+                            const tfrt_tensor *outputs, size_t num_outputs);
+
 } // namespace rt
 } // namespace tfrt
 

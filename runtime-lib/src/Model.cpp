@@ -68,7 +68,7 @@ tfrt_status checkTensorDesc(const tfrt_model_desc *desc, const char *kind,
 }
 
 /// Checks the whole descriptor before an instance is created from it.
-tfrt_status checkDescriptor(const tfrt_model_desc *desc) {
+tfrt_status checkWholeDescriptor(const tfrt_model_desc *desc) {
   if (desc->abi_version != TFRT_MODEL_ABI_VERSION) {
     MessageBuilder message;
     message.append("model '")
@@ -238,6 +238,22 @@ tfrt_status checkInfoArgs(const tfrt_model_desc *desc, const char *kind,
 
 } // namespace
 
+tfrt_status tfrt::rt::checkDescriptor(const tfrt_model_desc *desc) {
+  return checkWholeDescriptor(desc);
+}
+
+tfrt_status tfrt::rt::checkRunTensors(const tfrt_model_desc *desc,
+                                      const tfrt_tensor *inputs,
+                                      size_t num_inputs,
+                                      const tfrt_tensor *outputs,
+                                      size_t num_outputs) {
+  if (tfrt_status status = checkTensors(desc, "input", desc->num_inputs,
+                                        desc->inputs, inputs, num_inputs))
+    return status;
+  return checkTensors(desc, "output", desc->num_outputs, desc->outputs,
+                      outputs, num_outputs);
+}
+
 extern "C" {
 
 TFRT_API tfrt_status tfrt_model_create(const tfrt_model_desc *desc,
@@ -247,8 +263,16 @@ TFRT_API tfrt_status tfrt_model_create(const tfrt_model_desc *desc,
   *out = nullptr;
   if (!desc)
     return invalidArgument("tfrt_model_create: null model descriptor");
-  if (tfrt_status status = checkDescriptor(desc))
+  if (tfrt_status status = checkWholeDescriptor(desc))
     return status;
+  if (desc->flags & 1u /* TFRT_MODEL_FLAG_CUDA, tfrt/cuda.h */) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(desc))
+        .append("' is compiled for CUDA: create it with its NAME_create "
+                "(tfrt_cuda_model_create)");
+    return message.toStatus(TFRT_FAILED_PRECONDITION);
+  }
 
   size_t numBuffers = size_t(desc->num_inputs) + size_t(desc->num_outputs);
   void *block = malloc(sizeof(tfrt_instance_s) + numBuffers * sizeof(void *));

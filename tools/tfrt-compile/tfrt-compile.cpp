@@ -12,6 +12,7 @@
 #include "compiler/emit/Emit.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/init/InitAll.h"
+#include "compiler/pipeline/CudaPipeline.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "passes/Graph/Passes.h"
 
@@ -85,6 +86,26 @@ cl::opt<std::string> runtimeLibOpt("runtime-lib",
 cl::opt<std::string> linkerOpt("linker",
                                cl::desc("Linker driver for --emit=shared"),
                                cl::cat(category));
+cl::opt<std::string> targetOpt("target",
+                               cl::desc("cpu (default) or cuda (NVIDIA GPU "
+                                        "kernels in the same object)"),
+                               cl::init("cpu"), cl::cat(category));
+cl::opt<std::string> gpuArchOpt("gpu-arch",
+                                cl::desc("--target=cuda: sm_80, sm_89, sm_90 "
+                                         "(comma-separated for several)"),
+                                cl::init("sm_90"), cl::cat(category));
+cl::opt<std::string> cudaPathOpt("cuda-path",
+                                 cl::desc("CUDA toolkit root (default: "
+                                          "$CUDA_HOME or /usr/local/cuda)"),
+                                 cl::cat(category));
+cl::opt<std::string> gpuPrecisionOpt("gpu-precision",
+                                     cl::desc("--target=cuda arithmetic: f32 "
+                                              "(exact f32, the only one yet)"),
+                                     cl::init("f32"), cl::cat(category));
+cl::opt<std::string> gpuDumpDirOpt("gpu-dump-dir",
+                                   cl::desc("Debug: also write the PTX, "
+                                            "cubins and fat binary here"),
+                                   cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -264,6 +285,54 @@ int main(int argc, char **argv) {
                 targetTriple +
                 " use --emit=obj or --emit=lib, or name a cross linker "
                 "driver with --linker");
+  // --target=cuda and its options.
+  bool cuda = targetOpt == "cuda";
+  tfrt::CudaPipelineOptions cudaOpts;
+  if (!cuda && targetOpt != "cpu")
+    return fail("unknown --target '" + targetOpt + "' (expected cpu or cuda)");
+  for (cl::Option *o : std::initializer_list<cl::Option *>{
+           &gpuArchOpt, &cudaPathOpt, &gpuPrecisionOpt, &gpuDumpDirOpt})
+    if (!cuda && o->getNumOccurrences())
+      return fail("--" + o->ArgStr + " needs --target=cuda");
+  if (cuda) {
+    if (!targetTriple.empty())
+      return fail("--target-triple is for CPU targets; with --target=cuda "
+                  "the host code is compiled for this machine");
+    if (gpuPrecisionOpt != "f32")
+      return fail("--gpu-precision=" + gpuPrecisionOpt +
+                  " is not supported: only f32 (exact f32 arithmetic) for now");
+    cudaOpts.archs.clear();
+    llvm::SmallVector<llvm::StringRef> archs;
+    llvm::StringRef(gpuArchOpt).split(archs, ',', -1, false);
+    for (llvm::StringRef a : archs) {
+      a = a.trim();
+      if (!llvm::is_contained(tfrt::supportedCudaArchs(), a))
+        return fail("unsupported --gpu-arch '" + a +
+                    "' (expected sm_80, sm_89 or sm_90, comma-separated)");
+      if (!llvm::is_contained(cudaOpts.archs, a.str()))
+        cudaOpts.archs.push_back(a.str());
+    }
+    if (cudaOpts.archs.empty())
+      return fail("--gpu-arch is empty (expected sm_80, sm_89 or sm_90)");
+    const char *home = getenv("CUDA_HOME");
+    cudaOpts.cudaPath = !cudaPathOpt.empty() ? std::string(cudaPathOpt)
+                        : home && *home      ? std::string(home)
+                                             : std::string("/usr/local/cuda");
+    for (const char *tool : {"bin/ptxas", "bin/fatbinary",
+                             "nvvm/libdevice/libdevice.10.bc"}) {
+      llvm::SmallString<256> p(cudaOpts.cudaPath);
+      llvm::sys::path::append(p, tool);
+      if (!llvm::sys::fs::exists(p))
+        return fail("CUDA toolkit: '" + p +
+                    "' not found (install the CUDA toolkit, or pass "
+                    "--cuda-path or set CUDA_HOME to its root)");
+    }
+    cudaOpts.dumpDir = gpuDumpDirOpt;
+    if (!cudaOpts.dumpDir.empty())
+      if (auto ec = llvm::sys::fs::create_directories(cudaOpts.dumpDir))
+        return fail("cannot create '" + cudaOpts.dumpDir + "': " +
+                    ec.message());
+  }
   std::optional<tfrt::Phase> phase = tfrt::parsePhase(compileTo);
   if (!phase)
     return fail("unknown --compile-to '" + compileTo +
@@ -316,6 +385,8 @@ int main(int argc, char **argv) {
   tfrt::PipelineOptions popts;
   popts.modelName = name;
   popts.optLevel = optLevel;
+  if (cuda)
+    popts.workspaceAlignment = 256; // cudaMalloc's alignment
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   {
@@ -344,8 +415,12 @@ int main(int argc, char **argv) {
       tfrt::buildLinalgPipeline(pm, popts);
       if (*phase != tfrt::Phase::Linalg) {
         tfrt::buildBufferizePipeline(pm, popts);
-        if (*phase != tfrt::Phase::Bufferized)
-          tfrt::buildLlvmPipeline(pm, popts);
+        if (*phase != tfrt::Phase::Bufferized) {
+          if (cuda)
+            tfrt::buildCudaPipeline(pm, popts, cudaOpts);
+          else
+            tfrt::buildLlvmPipeline(pm, popts);
+        }
       }
     }
     if (failed(pm.run(*module)))

@@ -125,7 +125,7 @@ typedef struct tfrt_model_desc {
   uint32_t abi_version;          /**< TFRT_MODEL_ABI_VERSION */
   uint32_t num_inputs;
   uint32_t num_outputs;
-  uint32_t flags;                /**< reserved, 0 */
+  uint32_t flags;                /**< 0, or TFRT_MODEL_FLAG_CUDA (tfrt/cuda.h) */
   const char *name;              /**< the model's NAME prefix */
   const tfrt_tensor_desc *inputs;
   const tfrt_tensor_desc *outputs;
