@@ -793,18 +793,20 @@ void ThreadPool::ParallelFor(int64_t n, int64_t minChunk,
   internal::Worker *worker = internal::currentWorkerOf(impl_);
   int64_t participants = impl_->numThreads + (worker ? 0 : 1);
   int64_t targetChunks = participants * 4;
-  int64_t chunk = (n + targetChunks - 1) / targetChunks;
+  // Ceiling divisions written so that n near INT64_MAX cannot overflow.
+  int64_t chunk = n / targetChunks + (n % targetChunks != 0);
   if (chunk < minChunk)
     chunk = minChunk;
-  int64_t numChunks = (n + chunk - 1) / chunk;
+  int64_t numChunks = n / chunk + (n % chunk != 0);
   int64_t helpers = participants - 1;
   if (helpers > numChunks - 1)
     helpers = numChunks - 1;
 
   auto runInline = [&] {
-    for (int64_t begin = 0; begin < n; begin += chunk) {
+    for (int64_t i = 0; i < numChunks; ++i) {
       if (cancel && cancel->IsCancelled())
         return;
+      int64_t begin = i * chunk;
       fn(begin, n - begin > chunk ? begin + chunk : n);
     }
   };

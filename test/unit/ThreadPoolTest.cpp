@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
@@ -97,6 +98,42 @@ TEST(ThreadPoolTest, ParallelForCoversEveryIndexOnce) {
             << "n=" << n << " minChunk=" << minChunk << " i=" << i;
     }
   }
+}
+
+TEST(ThreadPoolTest, ParallelForHugeRangeDoesNotOverflow) {
+  ThreadPool pool(2);
+  // Only the range arithmetic is exercised: each call covers its bounds.
+  const int64_t n = INT64_MAX;
+  std::atomic<int64_t> calls{0};
+  std::atomic<int> bad{0};
+  std::atomic<int64_t> lastEnd{0};
+  pool.ParallelFor(n, n / 3, [&](int64_t begin, int64_t end) {
+    calls.fetch_add(1);
+    if (begin < 0 || end <= begin || end > n)
+      bad.fetch_add(1);
+    if (end == n)
+      lastEnd.store(end);
+  });
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(calls.load(), 4); // ceil(n / (n / 3)) chunks
+  EXPECT_EQ(lastEnd.load(), n);
+  // The same on the inline path (the only worker calls it).
+  ThreadPool single(1);
+  calls.store(0);
+  lastEnd.store(0);
+  single.Schedule([&] {
+    single.ParallelFor(n, n / 3, [&](int64_t begin, int64_t end) {
+      calls.fetch_add(1);
+      if (begin < 0 || end <= begin || end > n)
+        bad.fetch_add(1);
+      if (end == n)
+        lastEnd.store(end);
+    });
+  });
+  single.Quiesce();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(calls.load(), 4);
+  EXPECT_EQ(lastEnd.load(), n);
 }
 
 TEST(ThreadPoolTest, ParallelForFromWorkerAndOutsideThreads) {
