@@ -83,6 +83,8 @@ TFRT_API tfrt_status tfrt_pool_create(int32_t num_threads, tfrt_pool **out) {
   if (!out)
     return invalid("tfrt_pool_create: out is NULL");
   *out = nullptr;
+  if (num_threads > tfrt::ThreadPool::kMaxThreads)
+    return invalid("tfrt_pool_create: num_threads exceeds 4096");
   void *memory = malloc(sizeof(tfrt_pool_s));
   if (!memory)
     return outOfMemory("tfrt_pool_create: cannot allocate the pool");

@@ -475,6 +475,8 @@ int onlineCpus() {
 PoolImpl *createPool(int numThreads) {
   if (numThreads <= 0)
     numThreads = ThreadPool::DefaultNumThreads();
+  if (numThreads > ThreadPool::kMaxThreads)
+    return nullptr;
   void *memory = aligned_alloc(alignof(PoolImpl), sizeof(PoolImpl));
   if (!memory)
     return nullptr;
@@ -588,7 +590,7 @@ int ThreadPool::DefaultNumThreads() {
     errno = 0;
     long value = strtol(text, &end, 10);
     if (errno == 0 && end != text && *end == '\0' && value > 0 &&
-        value <= 4096)
+        value <= kMaxThreads)
       return static_cast<int>(value);
   }
   return internal::onlineCpus();

@@ -535,6 +535,11 @@ TEST(AsyncCApiTest, InvalidArguments) {
   tfrt_status status = tfrt_pool_create(1, nullptr);
   EXPECT_EQ(tfrt_status_code(status), TFRT_INVALID_ARGUMENT);
   tfrt_status_free(status);
+  tfrt_pool *pool = reinterpret_cast<tfrt_pool *>(1);
+  status = tfrt_pool_create(5000, &pool);
+  EXPECT_EQ(tfrt_status_code(status), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(pool, nullptr);
+  tfrt_status_free(status);
   status = tfrt_pool_spawn(nullptr, increment, nullptr);
   EXPECT_EQ(tfrt_status_code(status), TFRT_INVALID_ARGUMENT);
   tfrt_status_free(status);

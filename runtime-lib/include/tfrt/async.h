@@ -42,8 +42,9 @@ typedef void (*tfrt_task_fn)(void *ctx);
 /** A loop body over the index range [begin, end). */
 typedef void (*tfrt_range_fn)(void *ctx, int64_t begin, int64_t end);
 
-/** Starts a pool. `*out` is the pool on success, NULL on failure.
- *  TFRT_INVALID_ARGUMENT for a NULL `out`; TFRT_UNAVAILABLE when the worker
+/** Starts a pool of `num_threads` workers (<= 0: the default count, see
+ *  above). `*out` is the pool on success, NULL on failure.
+ *  TFRT_INVALID_ARGUMENT for a NULL `out` or num_threads > 4096; TFRT_UNAVAILABLE when the worker
  *  threads cannot be started; TFRT_OUT_OF_MEMORY. */
 TFRT_API tfrt_status tfrt_pool_create(int32_t num_threads, tfrt_pool **out);
 /** Runs every task still queued or running, then stops and joins the

@@ -119,9 +119,12 @@ class TFRT_API ThreadPool {
 public:
   /// Upper bound of the threads created for ScheduleBlocking.
   static constexpr int kMaxBlockingThreads = 64;
+  /// Upper bound of the worker count.
+  static constexpr int kMaxThreads = 4096;
 
-  /// Starts `numThreads` workers (0: see the contract). Aborts if no worker
-  /// thread can be started.
+  /// Starts `numThreads` workers (0 or less: see the contract; at most
+  /// kMaxThreads). Aborts if the workers cannot be started or the count is
+  /// too large.
   explicit ThreadPool(int numThreads = 0);
   /// As above, but a failure to start the workers leaves the pool invalid
   /// (valid() is false; only the destructor may be called) instead of
