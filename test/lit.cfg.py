@@ -11,7 +11,9 @@
 # FileCheck, not, count, split-file (LLVM's), %cc (clang-22), %runtime_include,
 # %runtime_lib (libtfrt_runtime.a), %python (python with onnx and numpy),
 # %onnx_testdata (ONNX backend test data), %npm_models (PP-OCR models).
-# Features: onnx-testdata, npm-models.
+# %cuda_path ($CUDA_HOME or /usr/local/cuda).
+# Features: onnx-testdata, npm-models, cuda-toolkit (ptxas, fatbinary and
+# libdevice under %cuda_path), cuda-gpu (`nvidia-smi -L` succeeds).
 
 import os
 import re
@@ -67,6 +69,9 @@ def _configure():
     npm_models = os.path.join(config.tfrt_src_root, "third_party", "npm",
                               "package", "assets")
     subs.append(("%npm_models", npm_models))
+    # CUDA toolkit (ptxas, fatbinary, libdevice) for --target=cuda tests.
+    cuda_path = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+    subs.append(("%cuda_path", cuda_path))
     subs.append(("%python", config.python_executable))
     subs.append(("%cc", config.tfrt_cc))
     for tool in ("tfrt-compile", "tfrt-opt", "tfrt-run"):
@@ -83,6 +88,19 @@ def _configure():
     cls_model = os.path.join(npm_models, "ch_ppocr_mobile_v2.0_cls_infer.onnx")
     if os.path.isfile(cls_model):
         config.available_features.add("npm-models")
+    if all(os.path.exists(os.path.join(cuda_path, f)) for f in
+           ("bin/ptxas", "bin/fatbinary", "nvvm/libdevice/libdevice.10.bc")):
+        config.available_features.add("cuda-toolkit")
+        if "CUDA_HOME" in os.environ:
+            config.environment["CUDA_HOME"] = os.environ["CUDA_HOME"]
+    # GPU execution tests: only where a device answers.
+    try:
+        import subprocess
+        if subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, timeout=20).returncode == 0:
+            config.available_features.add("cuda-gpu")
+    except (OSError, subprocess.SubprocessError):
+        pass
     for tool in ("tfrt-compile", "tfrt-opt", "tfrt-run"):
         if not os.path.exists(os.path.join(config.tfrt_tools_dir, tool)):
             lit_config.note("%s is not built yet (%s)" % (tool, config.tfrt_tools_dir))
