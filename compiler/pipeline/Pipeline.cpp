@@ -43,6 +43,8 @@ void tfrt::buildGraphPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   o.inputShapes.assign(opts.inputShapes.begin(), opts.inputShapes.end());
   o.requireStatic = true;
   pm.addPass(graph::createSpecializeShapes(o));
+  if (opts.optLevel >= 1)
+    pm.addNestedPass<func::FuncOp>(graph::createSimplifyGraph());
 }
 
 void tfrt::buildLinalgPipeline(OpPassManager &pm,

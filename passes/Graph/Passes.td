@@ -50,4 +50,32 @@ def SpecializeShapes : Pass<"tfrt-specialize-shapes", "mlir::ModuleOp"> {
   let dependentDialects = ["::tfrt::graph::GraphDialect"];
 }
 
+def SimplifyGraph : Pass<"tfrt-simplify-graph", "mlir::func::FuncOp"> {
+  let summary = "Fold batch normalisation and constant layout ops into weights";
+  let description = [{
+    Inference-time graph simplifications on static f32 graphs:
+
+    * `graph.batch_norm` whose input is the only use of a `graph.conv` with
+      constant weight (and constant or absent bias) and constant statistics
+      is folded into the convolution: with `s = scale / sqrt(var + eps)`,
+      `W'[m] = W[m] * s[m]` and `b'[m] = (b[m] - mean[m]) * s[m] + beta[m]`.
+    * Any other `graph.batch_norm` with constant statistics becomes
+      `graph.add(graph.mul(x, s), t)` with per-channel constants shaped to
+      broadcast along dimension 1 (no square root or division at run time).
+    * `graph.transpose` of a constant becomes a constant.
+    * `graph.identity` is removed.
+
+    Before:
+    ```mlir
+    %c = graph.conv %x, %w {...} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+    %y = graph.batch_norm %c, %s, %b, %m, %v {epsilon = 1.0e-05 : f32} : (...) -> tensor<1x4x8x8xf32>
+    ```
+    After:
+    ```mlir
+    %y = graph.conv %x, %w2, %b2 {...} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::tfrt::graph::GraphDialect"];
+}
+
 #endif // TFRT_PASSES_GRAPH_PASSES

@@ -1,0 +1,223 @@
+//===- SimplifyGraph.cpp - fold batch norm and constant layout ops --------===//
+//
+// Implements tfrt-simplify-graph: batch normalisation folded into the
+// preceding convolution's weights and bias (or turned into a per-channel
+// scale and shift), transposes of constants folded, identities removed. The
+// arithmetic is done in double precision and rounded once to f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Graph/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+namespace tfrt::graph {
+#define GEN_PASS_DEF_SIMPLIFYGRAPH
+#include "passes/Graph/Passes.h.inc"
+} // namespace tfrt::graph
+
+using namespace mlir;
+using namespace tfrt::graph;
+
+namespace {
+/// The f32 values of a constant `v` as doubles, if it is one.
+std::optional<SmallVector<double>> constantF32(Value v) {
+  if (!v)
+    return std::nullopt;
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.getElementType().isF32())
+    return std::nullopt;
+  SmallVector<double> out;
+  out.reserve(attr.getNumElements());
+  for (float f : attr.getValues<float>())
+    out.push_back(f);
+  return out;
+}
+
+DenseElementsAttr toAttr(RankedTensorType type, ArrayRef<double> values) {
+  SmallVector<float> f(values.begin(), values.end());
+  return DenseElementsAttr::get(type, ArrayRef<float>(f));
+}
+
+/// Per-channel scale s = gamma / sqrt(var + eps) and shift t = beta - mean*s
+/// of a batch norm whose statistics are constant vectors of length C.
+struct BnAffine {
+  SmallVector<double> scale, shift;
+};
+std::optional<BnAffine> bnAffine(BatchNormOp bn, int64_t channels) {
+  auto gamma = constantF32(bn.getScale()), beta = constantF32(bn.getBias());
+  auto mean = constantF32(bn.getMean()), var = constantF32(bn.getVariance());
+  if (!gamma || !beta || !mean || !var)
+    return std::nullopt;
+  for (auto *v : {&*gamma, &*beta, &*mean, &*var})
+    if (static_cast<int64_t>(v->size()) != channels)
+      return std::nullopt;
+  BnAffine a;
+  double eps = bn.getEpsilon().convertToFloat();
+  for (int64_t c = 0; c < channels; ++c) {
+    double s = (*gamma)[c] / std::sqrt((*var)[c] + eps);
+    a.scale.push_back(s);
+    a.shift.push_back((*beta)[c] - (*mean)[c] * s);
+  }
+  return a;
+}
+
+RankedTensorType staticF32(Type t) {
+  auto r = dyn_cast<RankedTensorType>(t);
+  if (!r || !r.hasStaticShape() || !r.getElementType().isF32())
+    return {};
+  return r;
+}
+
+/// conv -> batch_norm  ==>  conv with scaled weights and a new bias.
+bool foldIntoConv(BatchNormOp bn, OpBuilder &b) {
+  auto conv = bn.getInput().getDefiningOp<ConvOp>();
+  if (!conv || !conv->hasOneUse())
+    return false;
+  RankedTensorType wType = staticF32(conv.getWeight().getType());
+  RankedTensorType outType = staticF32(bn.getType());
+  if (!wType || !outType || outType.getRank() < 2)
+    return false;
+  int64_t m = wType.getDimSize(0);
+  if (outType.getDimSize(1) != m)
+    return false;
+  auto w = constantF32(conv.getWeight());
+  if (!w)
+    return false;
+  SmallVector<double> bias(m, 0.0);
+  if (conv.getBias()) {
+    auto cb = constantF32(conv.getBias());
+    if (!cb || static_cast<int64_t>(cb->size()) != m)
+      return false;
+    bias = *cb;
+  }
+  std::optional<BnAffine> a = bnAffine(bn, m);
+  if (!a)
+    return false;
+  int64_t per = wType.getNumElements() / m;
+  for (int64_t o = 0; o < m; ++o) {
+    for (int64_t i = 0; i < per; ++i)
+      (*w)[o * per + i] *= a->scale[o];
+    bias[o] = bias[o] * a->scale[o] + a->shift[o];
+  }
+  b.setInsertionPoint(conv);
+  Location loc = conv.getLoc();
+  auto biasType = RankedTensorType::get({m}, b.getF32Type());
+  Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, *w));
+  Value newB = ConstantOp::create(b, loc, biasType, toAttr(biasType, bias));
+  conv.getWeightMutable().assign(newW);
+  if (conv.getBias())
+    conv.getBiasMutable().assign(newB);
+  else
+    conv.getBiasMutable().append(newB);
+  conv.getResult().setType(bn.getType());
+  // The batch norm's location names the node the value now comes from.
+  conv->setLoc(b.getFusedLoc({conv.getLoc(), bn.getLoc()}));
+  bn.getResult().replaceAllUsesWith(conv.getResult());
+  bn.erase();
+  return true;
+}
+
+/// batch_norm  ==>  add(mul(x, s), t) with s, t shaped [C, 1, ...].
+bool toScaleShift(BatchNormOp bn, OpBuilder &b) {
+  RankedTensorType outType = staticF32(bn.getType());
+  if (!outType || outType.getRank() < 2)
+    return false;
+  int64_t c = outType.getDimSize(1);
+  std::optional<BnAffine> a = bnAffine(bn, c);
+  if (!a)
+    return false;
+  SmallVector<int64_t> shape(outType.getRank() - 1, 1);
+  shape[0] = c;
+  auto cType = RankedTensorType::get(shape, b.getF32Type());
+  b.setInsertionPoint(bn);
+  Location loc = bn.getLoc();
+  Value s = ConstantOp::create(b, loc, cType, toAttr(cType, a->scale));
+  Value t = ConstantOp::create(b, loc, cType, toAttr(cType, a->shift));
+  Value mul = MulOp::create(b, loc, outType, bn.getInput(), s);
+  Value add = AddOp::create(b, loc, outType, mul, t);
+  bn.getResult().replaceAllUsesWith(add);
+  bn.erase();
+  return true;
+}
+
+/// transpose(constant)  ==>  constant.
+bool foldTranspose(TransposeOp op, OpBuilder &b) {
+  DenseElementsAttr attr;
+  auto outType = dyn_cast<RankedTensorType>(op.getType());
+  if (!outType || !outType.hasStaticShape() ||
+      !matchPattern(op.getInput(), m_Constant(&attr)))
+    return false;
+  ArrayRef<int64_t> perm = op.getPerm();
+  ArrayRef<int64_t> inShape = attr.getType().getShape();
+  int64_t rank = inShape.size();
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return false;
+  DenseElementsAttr result;
+  if (attr.isSplat()) {
+    result = attr.resizeSplat(outType);
+  } else {
+    SmallVector<int64_t> inStrides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+    ArrayRef<int64_t> outShape = outType.getShape();
+    int64_t n = outType.getNumElements();
+    auto values = attr.getValues<Attribute>();
+    SmallVector<Attribute> out;
+    out.reserve(n);
+    SmallVector<int64_t> idx(rank, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t src = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        src += idx[d] * inStrides[perm[d]];
+      out.push_back(values[src]);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++idx[d] < outShape[d])
+          break;
+        idx[d] = 0;
+      }
+    }
+    result = DenseElementsAttr::get(outType, out);
+  }
+  b.setInsertionPoint(op);
+  Value c = ConstantOp::create(b, op.getLoc(), outType, result);
+  op.getResult().replaceAllUsesWith(c);
+  op.erase();
+  return true;
+}
+
+struct SimplifyGraphPass
+    : public tfrt::graph::impl::SimplifyGraphBase<SimplifyGraphPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<BatchNormOp, TransposeOp, IdentityOp>(op))
+        ops.push_back(op);
+    });
+    OpBuilder b(&getContext());
+    for (Operation *op : ops) {
+      if (auto bn = dyn_cast<BatchNormOp>(op)) {
+        if (!foldIntoConv(bn, b))
+          (void)toScaleShift(bn, b);
+      } else if (auto t = dyn_cast<TransposeOp>(op)) {
+        (void)foldTranspose(t, b);
+      } else if (auto id = dyn_cast<IdentityOp>(op)) {
+        if (id.getInput().getType() == id.getType()) {
+          id.getResult().replaceAllUsesWith(id.getInput());
+          id.erase();
+        }
+      }
+    }
+    // Weights replaced above are dead now.
+    getOperation().walk([&](ConstantOp c) {
+      if (c->use_empty())
+        c.erase();
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,94 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-simplify-graph | FileCheck %s
+
+// conv -> batch_norm folds into the conv: s = 2 / sqrt(3 + 1) = 1,
+// W' = W * s, b' = (b - mean) * s + beta = (1 - 1) * 1 + 5 = 5 for channel 0;
+// channel 1: s = 4 / sqrt(15 + 1) = 1, W' = 2 * 1, b' = (0 - 2) + 1 = -1.
+// CHECK-LABEL: func.func @conv_bn
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[}}{{\[}}{{\[}}[1.000000e+00]]], {{\[}}{{\[}}[2.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<[5.000000e+00, -1.000000e+00]> : tensor<2xf32>
+// CHECK: %[[C:.*]] = graph.conv %arg0, %[[W]], %[[B]]
+// CHECK-NOT: graph.batch_norm
+// CHECK: return %[[C]]
+func.func @conv_bn(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = graph.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
+  %b = graph.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %g = graph.constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %beta = graph.constant dense<[5.0, 1.0]> : tensor<2xf32>
+  %m = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %v = graph.constant dense<[3.0, 15.0]> : tensor<2xf32>
+  %c = graph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %y = graph.batch_norm %c, %g, %beta, %m, %v {epsilon = 1.0 : f32} : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A conv without bias gets one; the weights scale per output channel.
+// CHECK-LABEL: func.func @conv_no_bias_bn
+// s = [2 / sqrt(3 + 1), 0.5 / sqrt(0 + 1)] = [1, 0.5], b' = [-1, 1].
+// CHECK-DAG: graph.constant dense<{{\[}}{{\[}}{{\[}}[1.000000e+00, 2.000000e+00]]], {{\[}}{{\[}}[1.500000e+00, 2.000000e+00]]]]> : tensor<2x1x1x2xf32>
+// CHECK-DAG: graph.constant dense<[-1.000000e+00, 1.000000e+00]> : tensor<2xf32>
+// CHECK: graph.conv %arg0, %{{.*}}, %{{.*}} {
+// CHECK-NOT: graph.batch_norm
+func.func @conv_no_bias_bn(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x3xf32> {
+  %w = graph.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
+  %g = graph.constant dense<[2.0, 0.5]> : tensor<2xf32>
+  %beta = graph.constant dense<[0.0, 1.0]> : tensor<2xf32>
+  %m = graph.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %v = graph.constant dense<[3.0, 0.0]> : tensor<2xf32>
+  %c = graph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>, tensor<2x1x1x2xf32>) -> tensor<1x2x4x3xf32>
+  %y = graph.batch_norm %c, %g, %beta, %m, %v {epsilon = 1.0 : f32} : (tensor<1x2x4x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x3xf32>
+  return %y : tensor<1x2x4x3xf32>
+}
+
+// -----
+
+// A conv with a second user keeps its output: the batch norm becomes a
+// per-channel scale and shift shaped [C, 1, 1].
+// CHECK-LABEL: func.func @shared_conv
+// CHECK: %[[C:.*]] = graph.conv %arg0
+// CHECK-DAG: %[[S:.*]] = graph.constant dense<{{\[}}{{\[}}[2.000000e+00]], {{\[}}[1.000000e+00]]]> : tensor<2x1x1xf32>
+// CHECK-DAG: %[[T:.*]] = graph.constant dense<{{\[}}{{\[}}[-2.000000e+00]], {{\[}}[1.000000e+00]]]> : tensor<2x1x1xf32>
+// CHECK: %[[M:.*]] = graph.mul %[[C]], %[[S]]
+// CHECK: %[[A:.*]] = graph.add %[[M]], %[[T]]
+// CHECK: graph.add %[[A]], %[[C]]
+func.func @shared_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = graph.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %g = graph.constant dense<[2.0, 1.0]> : tensor<2xf32>
+  %beta = graph.constant dense<[0.0, 1.0]> : tensor<2xf32>
+  %m = graph.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %v = graph.constant dense<[1.0, 1.0]> : tensor<2xf32>
+  %c = graph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %y = graph.batch_norm %c, %g, %beta, %m, %v {epsilon = 0.0 : f32} : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %r = graph.add %y, %c : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Batch norm with non-constant statistics stays.
+// CHECK-LABEL: func.func @dynamic_stats
+// CHECK: graph.batch_norm
+func.func @dynamic_stats(%x: tensor<1x2x4x4xf32>, %g: tensor<2xf32>) -> tensor<1x2x4x4xf32> {
+  %beta = graph.constant dense<[0.0, 1.0]> : tensor<2xf32>
+  %m = graph.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %v = graph.constant dense<[1.0, 1.0]> : tensor<2xf32>
+  %y = graph.batch_norm %x, %g, %beta, %m, %v {epsilon = 0.0 : f32} : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Transposes of constants fold; identities disappear.
+// CHECK-LABEL: func.func @transpose_identity
+// CHECK: %[[T:.*]] = graph.constant dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// CHECK-NOT: graph.transpose
+// CHECK-NOT: graph.identity
+// CHECK: graph.matmul %arg0, %[[T]]
+func.func @transpose_identity(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %c = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %t = graph.transpose %c {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %i = graph.identity %t : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  %y = graph.matmul %x, %i : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
