@@ -31,11 +31,21 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <chrono>
+
 using namespace mlir;
 
 namespace {
 llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// Seconds since `start`, and `start` moved to now.
+double lap(std::chrono::steady_clock::time_point &start) {
+  auto now = std::chrono::steady_clock::now();
+  double s = std::chrono::duration<double>(now - start).count();
+  start = now;
+  return s;
 }
 } // namespace
 
@@ -314,6 +324,7 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
     if (op->hasAttr("arg_attrs"))
       op->removeAttr("arg_attrs");
   });
+  auto clock = std::chrono::steady_clock::now();
   // --target=cuda modules carry tfrt.cuda.* facts and a gpu.binary.
   std::optional<CudaAbiInfo> cuda = collectCudaAbiInfo(module);
   if (cuda)
@@ -390,9 +401,16 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   if (llvm::verifyModule(*m, &vs))
     return makeError("internal error: invalid LLVM IR: " + verifyErr);
 
-  auto transformer = makeOptimizingTransformer(optLevel, 0, tm.get());
+  resolved.translateSeconds = lap(clock);
+  // LLVM's middle end runs at most its O2 pipeline: on PP-OCR cls, O3 (larger
+  // unroll thresholds, more aggressive inlining and loop passes) tripled
+  // the time spent here with no measurable speed-up of the generated code
+  // (docs/performance.md). Machine code generation keeps `optLevel`.
+  auto transformer =
+      makeOptimizingTransformer(std::min(optLevel, 2u), 0, tm.get());
   if (auto e = transformer(m.get()))
     return std::move(e);
+  resolved.optimizeSeconds = lap(clock);
 
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -409,5 +427,6 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
                                   : llvm::CodeGenFileType::AssemblyFile))
     return makeError("the target cannot emit this file type");
   pm.run(*m);
+  resolved.codegenSeconds = lap(clock);
   return std::string(buffer.begin(), buffer.end());
 }

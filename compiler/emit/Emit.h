@@ -52,6 +52,9 @@ struct TargetOptions {
 /// The target actually used, resolved from TargetOptions.
 struct ResolvedTarget {
   std::string triple, cpu, features;
+  /// Seconds spent translating to LLVM IR, in LLVM's optimisation pipeline
+  /// and in machine code generation (for --time-phases).
+  double translateSeconds = 0, optimizeSeconds = 0, codegenSeconds = 0;
 };
 
 enum class OutputKind { Object, Assembly, LlvmIr };

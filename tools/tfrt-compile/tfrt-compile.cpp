@@ -26,6 +26,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -36,6 +37,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <chrono>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -86,6 +89,9 @@ cl::opt<std::string> runtimeLibOpt("runtime-lib",
 cl::opt<std::string> linkerOpt("linker",
                                cl::desc("Linker driver for --emit=shared"),
                                cl::cat(category));
+cl::opt<bool> timePhases("time-phases",
+                         cl::desc("Print the seconds each phase took to stderr"),
+                         cl::init(false), cl::cat(category));
 cl::opt<std::string> targetOpt("target",
                                cl::desc("cpu (default) or cuda (NVIDIA GPU "
                                         "kernels in the same object)"),
@@ -109,6 +115,30 @@ cl::opt<std::string> gpuDumpDirOpt("gpu-dump-dir",
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
+
+/// --time-phases: seconds per phase, printed to stderr as
+/// `time-phases: NAME SECONDS` lines and a total.
+struct PhaseTimer {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double total = 0;
+  void record(llvm::StringRef phase, double seconds) {
+    total += seconds;
+    if (timePhases)
+      llvm::errs() << llvm::format("time-phases: %-10s %8.3f s\n",
+                                   phase.str().c_str(), seconds);
+  }
+  /// Records the time since the previous lap under `phase`.
+  void lap(llvm::StringRef phase) {
+    auto now = std::chrono::steady_clock::now();
+    record(phase, std::chrono::duration<double>(now - start).count());
+    start = now;
+  }
+  ~PhaseTimer() {
+    if (timePhases)
+      llvm::errs() << llvm::format("time-phases: %-10s %8.3f s\n", "total",
+                                   total);
+  }
+};
 
 /// Prints diagnostics as `error: FILE[:LINE:COL]: [node 'N': ]message`.
 void printDiagnostic(Diagnostic &diag) {
@@ -363,6 +393,7 @@ int main(int argc, char **argv) {
     printDiagnostic(d);
     return success();
   });
+  PhaseTimer timer;
   OwningOpRef<ModuleOp> module;
   if (*format == tfrt::ModelFormat::Mlir) {
     llvm::SourceMgr sm;
@@ -391,9 +422,11 @@ int main(int argc, char **argv) {
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   {
     PassManager pm(&ctx);
+    timer.lap("import");
     tfrt::buildGraphPipeline(pm, popts);
     if (failed(pm.run(*module)))
       return 1;
+    timer.lap("graph");
   }
   if (emit == "mlir" && *phase == tfrt::Phase::Graph) {
     std::string text;
@@ -408,23 +441,26 @@ int main(int argc, char **argv) {
   if (!sig)
     return fail(llvm::toString(sig.takeError()));
 
-  // Remaining phases.
+  // Remaining phases, one pass manager each (so that each can be timed).
   {
-    PassManager pm(&ctx);
-    if (*phase != tfrt::Phase::Graph) {
-      tfrt::buildLinalgPipeline(pm, popts);
-      if (*phase != tfrt::Phase::Linalg) {
-        tfrt::buildBufferizePipeline(pm, popts);
-        if (*phase != tfrt::Phase::Bufferized) {
-          if (cuda)
-            tfrt::buildCudaPipeline(pm, popts, cudaOpts);
-          else
-            tfrt::buildLlvmPipeline(pm, popts);
-        }
-      }
+    using Builder = void (*)(OpPassManager &, const tfrt::PipelineOptions &);
+    const std::pair<tfrt::Phase, Builder> phases[] = {
+        {tfrt::Phase::Linalg, tfrt::buildLinalgPipeline},
+        {tfrt::Phase::Bufferized, tfrt::buildBufferizePipeline},
+        {tfrt::Phase::Llvm, tfrt::buildLlvmPipeline}};
+    const char *names[] = {"linalg", "bufferize", "llvm"};
+    for (auto [i, p] : llvm::enumerate(phases)) {
+      if (static_cast<int>(p.first) > static_cast<int>(*phase))
+        break;
+      PassManager pm(&ctx);
+      if (cuda && p.first == tfrt::Phase::Llvm)
+        tfrt::buildCudaPipeline(pm, popts, cudaOpts);
+      else
+        p.second(pm, popts);
+      if (failed(pm.run(*module)))
+        return 1;
+      timer.lap(names[i]);
     }
-    if (failed(pm.run(*module)))
-      return 1;
   }
 
   // Decide the output paths.
@@ -486,6 +522,10 @@ int main(int argc, char **argv) {
   auto code = tfrt::emitModelCode(*module, name, *sig, topts, kind, resolved);
   if (!code)
     return fail(llvm::toString(code.takeError()));
+  timer.record("translate", resolved.translateSeconds);
+  timer.record("llvm-opt", resolved.optimizeSeconds);
+  timer.record("codegen", resolved.codegenSeconds);
+  timer.start = std::chrono::steady_clock::now();
   if (toStdout) {
     llvm::outs() << *code;
     return 0;
@@ -507,6 +547,8 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(so.takeError()));
     artifact = std::move(*so);
   }
+  if (emit == "lib" || emit == "shared")
+    timer.lap(emit == "lib" ? "archive" : "link");
 
   uint64_t wsBytes = 0, wsAlign = 64;
   module->walk([&](Operation *op) {
