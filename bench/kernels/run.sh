@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Single kernels compiled by tfrt-compile, in GFLOP/s and % of this machine's
+# FP32 peak: GEMM 1024^3 and PP-OCRv4 det convolution layers (weights passed
+# as run-time inputs so that the object stays small).
+#
+# usage: bench/kernels/run.sh [KERNEL...]     (default: all, see KERNELS below)
+# environment:
+#   PEAK_GFLOPS=   the 1-core FP32 peak measured in the same session (e.g. with
+#                  the team's peak_fma tool); without it no "% of peak" column
+#   RUNS=30 WARMUP=5 ROUNDS=3   timed runs per round, median of round medians
+#   BUILD_DIR=build, OUT_DIR=build/bench/kernels
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+OUT_DIR=${OUT_DIR:-$BUILD_DIR/bench/kernels}
+RUNS=${RUNS:-30}
+WARMUP=${WARMUP:-5}
+ROUNDS=${ROUNDS:-3}
+PEAK_GFLOPS=${PEAK_GFLOPS:-}
+PY=/usr/bin/python3
+mkdir -p "$OUT_DIR"
+
+# name | input shape | weight shape | output shape | conv attributes (empty: matmul)
+KERNELS="
+gemm1024|1024x1024|1024x1024|1024x1024|
+det_conv3x3_96to24_160|1x96x160x160|24x96x3x3|1x24x160x160|strides=1,1 pads=1,1,1,1 group=1
+det_conv1x1_192_40|1x192x40x40|192x192x1x1|1x192x40x40|strides=1,1 pads=0,0,0,0 group=1
+det_dw3x3_48_160|1x48x160x160|48x1x3x3|1x48x160x160|strides=1,1 pads=1,1,1,1 group=48
+det_conv3x3s2_3to16_640|1x3x640x640|16x3x3x3|1x16x320x320|strides=2,2 pads=1,1,1,1 group=1
+"
+
+tensor() { echo "tensor<${1}xf32>"; }
+flops() {  # 2 * output elements * weight elements per output channel
+  "$PY" -c "import sys, math
+o=[int(x) for x in sys.argv[1].split('x')]; w=[int(x) for x in sys.argv[2].split('x')]
+print(2*1024**3 if sys.argv[3]=='mm' else 2*math.prod(o)*math.prod(w[1:]))" "$1" "$2" "$3"
+}
+
+want="${*:-}"
+echo "$KERNELS" | while IFS='|' read -r name xs ws ys attrs; do
+  [ -z "$name" ] && continue
+  if [ -n "$want" ] && ! [[ " $want " == *" $name "* ]]; then continue; fi
+  mlir=$OUT_DIR/$name.mlir
+  if [ -z "$attrs" ]; then
+    op="graph.matmul %x, %w : ($(tensor "$xs"), $(tensor "$ws")) -> $(tensor "$ys")"
+    kind=mm
+  else
+    s=$(echo "$attrs" | sed -n 's/.*strides=\([0-9,]*\).*/\1/p' | tr ',' ' ' | sed 's/ /, /g')
+    p=$(echo "$attrs" | sed -n 's/.*pads=\([0-9,]*\).*/\1/p' | sed 's/,/, /g')
+    g=$(echo "$attrs" | sed -n 's/.*group=\([0-9]*\).*/\1/p')
+    op="graph.conv %x, %w {dilations = array<i64: 1, 1>, group = $g : i64, pads = array<i64: $p>, strides = array<i64: $s>} : ($(tensor "$xs"), $(tensor "$ws")) -> $(tensor "$ys")"
+    kind=conv
+  fi
+  cat >"$mlir" <<MLIR
+func.func @main(%x: $(tensor "$xs") {graph.name = "x"}, %w: $(tensor "$ws") {graph.name = "w"}) -> ($(tensor "$ys") {graph.name = "y"}) {
+  %y = $op
+  return %y : $(tensor "$ys")
+}
+MLIR
+  start=$(date +%s.%N)
+  if ! "$BUILD_DIR/bin/tfrt-compile" "$mlir" --emit=shared --name "$name" -o "$OUT_DIR/$name.so" \
+       >"$OUT_DIR/$name.log" 2>&1; then
+    echo "$name: does not compile: $(head -1 "$OUT_DIR/$name.log")"; continue
+  fi
+  compile_s=$(echo "$(date +%s.%N) - $start" | bc)
+  "$PY" -c "import numpy as np, sys
+r=np.random.RandomState(7)
+for f, s in zip(sys.argv[1::2], sys.argv[2::2]):
+    np.save(f, (r.rand(*[int(x) for x in s.split('x')]) - 0.5).astype(np.float32))" \
+    "$OUT_DIR/$name.x.npy" "$xs" "$OUT_DIR/$name.w.npy" "$ws"
+  meds=$(for ((r = 0; r < ROUNDS; r++)); do
+    "$BUILD_DIR/bin/tfrt-run" "$OUT_DIR/$name.so" --name "$name" --input "x=$OUT_DIR/$name.x.npy" \
+      --input "w=$OUT_DIR/$name.w.npy" --benchmark="$RUNS" --warmup="$WARMUP" |
+      sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p'
+  done | sort -n | tr '\n' ' ')
+  fl=$(flops "$ys" "$ws" "$kind")
+  "$PY" - "$name" "$fl" "$compile_s" "$PEAK_GFLOPS" $meds <<'PYEOF'
+import sys, statistics
+name, fl, cs, peak = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+ms = [float(x) for x in sys.argv[5:]]
+med = statistics.median(ms)
+gf = fl / (med * 1e-3) / 1e9
+pct = " %5.1f%% of peak" % (100 * gf / float(peak)) if peak else ""
+print("%-26s %9.3f ms (round medians %.3f..%.3f) %8.1f GFLOP/s%s  compile %.1f s"
+      % (name, med, min(ms), max(ms), gf, pct, cs))
+PYEOF
+done
