@@ -196,6 +196,9 @@ tfrt_status createInstance(const tfrt_model_desc *desc,
                             inst->device);
     d->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
                             inst->device);
+    CUcontext popped;
+    d->cuCtxPopCurrent(&popped);
+    inst->moduleLoaded = false;
     release(inst);
     MessageBuilder message;
     message.append("model '")
