@@ -30,18 +30,35 @@ llvm::ArrayRef<llvm::StringRef> tfrt::supportedCudaArchs() {
   return archs;
 }
 
+namespace {
+/// linalg on memrefs -> one gpu.launch per op (not outlined yet).
+void buildKernelFormation(OpPassManager &pm,
+                          const tfrt::CudaPipelineOptions &cuda) {
+  // One parallel loop nest per linalg op, output-contiguous dim last.
+  addUpstream(pm, "func.func(linalg-generalize-named-ops)");
+  pm.addNestedPass<func::FuncOp>(tfrt::createParallelDimsFirst());
+  addUpstream(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize,cse");
+  tfrt::MapToGpuOptions map;
+  map.blockSize = cuda.blockSize;
+  pm.addNestedPass<func::FuncOp>(tfrt::createMapToGpu(map));
+}
+} // namespace
+
+void tfrt::buildCudaEmulationPipeline(OpPassManager &pm,
+                                      const PipelineOptions &opts,
+                                      const CudaPipelineOptions &cuda) {
+  buildKernelFormation(pm, cuda);
+  pm.addNestedPass<func::FuncOp>(createEmulateLaunches());
+  addUpstream(pm, "canonicalize,cse");
+  buildLlvmPipeline(pm, opts);
+}
+
 void tfrt::buildCudaPipeline(OpPassManager &pm, const PipelineOptions &opts,
                              const CudaPipelineOptions &cuda) {
   (void)opts;
   // Weights become views of the device workspace.
   pm.addPass(createExternalizeConstants());
-  // One parallel loop nest per linalg op, output-contiguous dim last.
-  addUpstream(pm, "func.func(linalg-generalize-named-ops)");
-  pm.addNestedPass<func::FuncOp>(createParallelDimsFirst());
-  addUpstream(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize,cse");
-  MapToGpuOptions map;
-  map.blockSize = cuda.blockSize;
-  pm.addNestedPass<func::FuncOp>(createMapToGpu(map));
+  buildKernelFormation(pm, cuda);
   addUpstream(pm, "gpu-kernel-outlining,tfrt-cuda-merge-kernel-modules,canonicalize,cse");
   // Kernels take the function's buffers as bare pointers (views are
   // recomputed inside them), matching the host's bare-pointer convention.

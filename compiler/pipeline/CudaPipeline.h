@@ -34,6 +34,13 @@ llvm::ArrayRef<llvm::StringRef> supportedCudaArchs();
 void buildCudaPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts,
                        const CudaPipelineOptions &cuda);
 
+/// Testing aid (`--target=cuda-emulate`): the same kernel formation, with
+/// the launches run as CPU loops, then the CPU LLVM phase (weights stay host
+/// globals). Checks the GPU mapping numerically without a GPU.
+void buildCudaEmulationPipeline(mlir::OpPassManager &pm,
+                                const PipelineOptions &opts,
+                                const CudaPipelineOptions &cuda);
+
 /// Registers `tfrt-cuda-pipeline` (the part above) for tfrt-opt.
 void registerCudaPipeline();
 

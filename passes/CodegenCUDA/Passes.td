@@ -77,6 +77,18 @@ def MapToGpu : Pass<"tfrt-cuda-map-to-gpu", "mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def EmulateLaunches : Pass<"tfrt-cuda-emulate-launches", "mlir::func::FuncOp"> {
+  let summary = "Testing aid: run gpu.launch bodies as sequential CPU loops";
+  let description = [{
+    Replaces every (not yet outlined) `gpu.launch` by six nested `scf.for`
+    loops over the block and thread indices, with the body inside. With it,
+    `tfrt-compile --target=cuda-emulate` compiles the kernels formed by
+    `tfrt-cuda-map-to-gpu` for the CPU, so their indexing can be checked
+    against a reference without a GPU.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def MergeKernelModules : Pass<"tfrt-cuda-merge-kernel-modules",
                               "mlir::ModuleOp"> {
   let summary = "Put every outlined kernel into one gpu.module";

@@ -317,8 +317,10 @@ int main(int argc, char **argv) {
                 "driver with --linker");
   // --target=cuda and its options.
   bool cuda = targetOpt == "cuda";
+  // Testing aid: the CUDA kernel formation run as CPU loops (docs/gpu.md).
+  bool cudaEmulate = targetOpt == "cuda-emulate";
   tfrt::CudaPipelineOptions cudaOpts;
-  if (!cuda && targetOpt != "cpu")
+  if (!cuda && !cudaEmulate && targetOpt != "cpu")
     return fail("unknown --target '" + targetOpt + "' (expected cpu or cuda)");
   for (cl::Option *o : std::initializer_list<cl::Option *>{
            &gpuArchOpt, &cudaPathOpt, &gpuPrecisionOpt, &gpuDumpDirOpt})
@@ -455,6 +457,8 @@ int main(int argc, char **argv) {
       PassManager pm(&ctx);
       if (cuda && p.first == tfrt::Phase::Llvm)
         tfrt::buildCudaPipeline(pm, popts, cudaOpts);
+      else if (cudaEmulate && p.first == tfrt::Phase::Llvm)
+        tfrt::buildCudaEmulationPipeline(pm, popts, cudaOpts);
       else
         p.second(pm, popts);
       if (failed(pm.run(*module)))
