@@ -8,7 +8,8 @@
 #       compiles PP-OCR cls/det/rec with --target=cuda --gpu-arch=sm_90,
 #       records ONNX Runtime (CPU) outputs for a seeded input, and copies the
 #       runtime library and drivers into build/gpu-check/ (~20 MB; carry it).
-#   bench/gpu-check.sh                # on the GPU machine (< 5 minutes):
+#   bench/gpu-check.sh [--build]      # on the GPU machine (< 5 minutes
+#                                     # without --build):
 #       1. nvidia-smi; 2. if this tree's build/ works there, the GPU lit tests
 #       (cuda-gpu feature); 3. links each prepared model (or recompiles it
 #       when tfrt-compile and the models are present), runs it on the GPU,
@@ -75,6 +76,14 @@ fi
 [ -d "$OUT" ] || { echo "error: $OUT missing: run bench/gpu-check.sh --prepare first"; exit 2; }
 : >"$OUT/results.txt"; : >"$OUT/results.jsonl"
 log "gpu-check $(date -u +%FT%TZ) arch=$ARCH cc=$CC"
+# --build: (re)build this tree's tools first when LLVM 22 and the CUDA
+# toolkit are installed here (a fresh build takes several minutes).
+if [ "${1:-}" = "--build" ]; then
+  if [ ! -f "$ROOT/build/build.ninja" ]; then
+    step 300 configure cmake -G Ninja -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=Release
+  fi
+  step 900 build ninja -C "$ROOT/build" tfrt-compile tfrt-opt tfrt-run tfrt_runtime
+fi
 step 30 nvidia-smi nvidia-smi -L && cat "$OUT/nvidia-smi.log" | tee -a "$OUT/results.txt"
 
 # GPU lit tests, when this tree's tools run here (they need LLVM 22's libs).
