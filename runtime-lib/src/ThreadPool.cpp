@@ -13,7 +13,9 @@
 //   sequentially consistent publish/list pairs make a lost wake-up
 //   impossible; a popped worker is no longer counted, so a burst of N tasks
 //   wakes at most one worker per idle worker, and busy pools make no
-//   syscalls.
+//   syscalls. While a worker is spinning for work, producers wake nobody:
+//   the spinner takes the task, and if it was the last spinner and more work
+//   is queued, it wakes one worker itself.
 // - Counters (ParallelFor chunks, TaskGroup tasks, outstanding tasks) keep a
 //   waiter flag in bit 31 so that releasing them makes a futex call only when
 //   somebody sleeps on them.
