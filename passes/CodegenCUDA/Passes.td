@@ -52,6 +52,19 @@ def ParallelDimsFirst : Pass<"tfrt-cuda-parallel-dims-first",
     dimension last, so consecutive GPU threads write consecutive elements)
     with the reductions as sequential loops inside: one thread per output
     element.
+
+    Before (a reduction over the middle dim, `(d0, d1, d2)`):
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d1, d2),
+                                     (d0, d1, d2) -> (d0, d2)],
+                    iterator_types = ["parallel", "reduction", "parallel"]} ...
+    ```
+    After:
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d2, d1),
+                                     (d0, d1, d2) -> (d0, d1)],
+                    iterator_types = ["parallel", "parallel", "reduction"]} ...
+    ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
@@ -68,6 +81,24 @@ def MapToGpu : Pass<"tfrt-cuda-map-to-gpu", "mlir::func::FuncOp"> {
     loops. Remaining top-level ops that touch memory (for example the body
     of a rank-0 linalg op) run in a single-thread launch, since all buffers
     are device memory. View-like ops and constants stay on the host.
+
+    Before:
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %c300) step (%c1, %c1) {
+      memref.store %v, %out[%i, %j] : memref<2x300xf32>
+    }
+    ```
+    After (600 threads in blocks of 256):
+    ```mlir
+    gpu.launch blocks(%bx, ...) in (%gx = %c3, ...) threads(%tx, ...) in (%sx = %c256, ...) {
+      %l = bx * 256 + tx                          // i32
+      scf.if %l < 600 {
+        %j = index_cast(%l % 300)  %i = index_cast(%l / 300)
+        memref.store %v, %out[%i, %j] : memref<2x300xf32>
+      }
+      gpu.terminator
+    }
+    ```
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
@@ -85,6 +116,10 @@ def EmulateLaunches : Pass<"tfrt-cuda-emulate-launches", "mlir::func::FuncOp"> {
     `tfrt-compile --target=cuda-emulate` compiles the kernels formed by
     `tfrt-cuda-map-to-gpu` for the CPU, so their indexing can be checked
     against a reference without a GPU.
+
+    Before: `gpu.launch blocks(%bx, ...) in (%gx = %c3, ...) threads(%tx,
+    ...) in (%sx = %c4, ...) { body }`. After: `scf.for %bx = 0 to 3 { scf.for
+    ... { scf.for %tx = 0 to 4 { ... body } } }` (six loops).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
@@ -97,6 +132,11 @@ def MergeKernelModules : Pass<"tfrt-cuda-merge-kernel-modules",
     every kernel into the first module, renamed after its old module (unique
     symbols), and updates the `gpu.launch_func` ops, so the model has one fat
     binary, one ptxas run per arch and one module load.
+
+    Before: `gpu.module @k { gpu.func @f_kernel }`, `gpu.module @k_0 {
+    gpu.func @f_kernel }`, launches of `@k::@f_kernel` and `@k_0::@f_kernel`.
+    After: `gpu.module @k { gpu.func @k, gpu.func @k_0 }`, launches of
+    `@k::@k` and `@k::@k_0`.
   }];
 }
 
@@ -112,6 +152,11 @@ def Serialize : Pass<"tfrt-cuda-serialize", "mlir::ModuleOp"> {
     and the LLVM translation embed in the host object. With `dump-dir`, the
     PTX, cubins and fat binary are also written there as
     `<module>.<chip>.ptx`, `<module>.<chip>.cubin` and `<module>.fatbin`.
+
+    Before: `gpu.module @kernels { llvm.func @scale(...) attributes
+    {nvvm.kernel} ... }`. After: `gpu.binary @kernels
+    [#gpu.object<#nvvm.target<chip = "sm_90">, "<fat binary bytes>">]` and
+    `tfrt.cuda.archs = "sm_80,sm_90"` on the module.
   }];
   let options = [
     ListOption<"chips", "chips", "std::string",

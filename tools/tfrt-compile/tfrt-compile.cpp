@@ -93,8 +93,10 @@ cl::opt<bool> timePhases("time-phases",
                          cl::desc("Print the seconds each phase took to stderr"),
                          cl::init(false), cl::cat(category));
 cl::opt<std::string> targetOpt("target",
-                               cl::desc("cpu (default) or cuda (NVIDIA GPU "
-                                        "kernels in the same object)"),
+                               cl::desc("cpu (default), cuda (NVIDIA GPU "
+                                        "kernels in the same object) or "
+                                        "cuda-emulate (testing: the CUDA "
+                                        "kernels as CPU loops)"),
                                cl::init("cpu"), cl::cat(category));
 cl::opt<std::string> gpuArchOpt("gpu-arch",
                                 cl::desc("--target=cuda: sm_80, sm_89, sm_90 "
