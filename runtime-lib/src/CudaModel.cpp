@@ -31,10 +31,24 @@ using namespace tfrt::cuda;
 
 namespace {
 
+/// One cached kernel handle. The generated code looks a kernel up by name
+/// before every launch; the names are constants of the model object, so the
+/// pointer identifies the kernel.
+struct FunctionCacheEntry {
+  CUmodule module;
+  const char *name;
+  CUfunction function;
+};
+/// Entries per instance (open addressing; a power of two). Models with more
+/// kernels than this look the rest up in the driver each time.
+constexpr size_t kFunctionCacheSize = 1024;
+
 /// What the mgpu* functions act on while runtime-lib calls generated code.
 struct RunState {
   const Driver *api = nullptr;
   CUstream stream = nullptr;
+  /// The instance's kernel handles (NULL outside a run).
+  FunctionCacheEntry *functions = nullptr;
   /// First failing driver call and where.
   CUresult error = CUDA_SUCCESS;
   const char *where = nullptr;
@@ -60,6 +74,8 @@ struct CudaInstance {
   /// num_inputs + num_outputs device pointers into `io`.
   void **buffers;
   size_t *bytes;
+  /// kFunctionCacheSize entries, allocated with the instance.
+  FunctionCacheEntry *functions;
 };
 
 size_t tensorBytes(const tfrt_tensor_desc &t) {
@@ -128,6 +144,7 @@ void release(CudaInstance *inst) {
     d->cuCtxPopCurrent(&popped);
     d->cuDevicePrimaryCtxRelease(inst->device);
   }
+  free(inst->functions);
   free(inst);
 }
 
@@ -158,18 +175,27 @@ tfrt_status createInstance(const tfrt_model_desc *desc,
   inst->api = d;
   inst->buffers = reinterpret_cast<void **>(inst + 1);
   inst->bytes = reinterpret_cast<size_t *>(inst->buffers + numBuffers);
+  inst->functions = static_cast<FunctionCacheEntry *>(
+      calloc(kFunctionCacheSize, sizeof(FunctionCacheEntry)));
+  if (!inst->functions) {
+    free(inst);
+    return tfrt_status_create(TFRT_OUT_OF_MEMORY,
+                              "cannot allocate a CUDA model instance");
+  }
 
   int ordinal = 0;
   if (const char *env = getenv("TFRT_CUDA_DEVICE"))
     ordinal = atoi(env);
   CUresult r = d->cuDeviceGet(&inst->device, ordinal);
   if (r != CUDA_SUCCESS) {
+    free(inst->functions);
     free(inst);
     return driverError(desc, "cuDeviceGet", r, TFRT_UNAVAILABLE);
   }
   r = d->cuDevicePrimaryCtxRetain(&inst->context, inst->device);
   if (r != CUDA_SUCCESS) {
     inst->context = nullptr;
+    free(inst->functions);
     free(inst);
     return driverError(desc, "cuDevicePrimaryCtxRetain", r, TFRT_UNAVAILABLE);
   }
@@ -313,6 +339,7 @@ TFRT_API tfrt_status tfrt_cuda_model_run(tfrt_instance *instance,
   RunState state;
   state.api = d;
   state.stream = inst->stream;
+  state.functions = inst->functions;
   RunState *saved = current;
   current = &state;
   for (size_t i = 0; i < num_inputs; ++i)
@@ -369,9 +396,26 @@ TFRT_API void tfrt_cuda_mgpuModuleUnload(CUmodule module) {
 TFRT_API CUfunction tfrt_cuda_mgpuModuleGetFunction(CUmodule module,
                                                     const char *name) {
   CUfunction fn = nullptr;
-  if (current)
-    check(current->api->cuModuleGetFunction(&fn, module, name),
-          "cuModuleGetFunction");
+  if (!current)
+    return nullptr;
+  FunctionCacheEntry *slot = nullptr;
+  if (FunctionCacheEntry *cache = current->functions) {
+    size_t hash = (reinterpret_cast<uintptr_t>(name) >> 3) ^
+                  (reinterpret_cast<uintptr_t>(module) >> 4);
+    for (size_t i = 0; i < kFunctionCacheSize; ++i) {
+      FunctionCacheEntry &e = cache[(hash + i) & (kFunctionCacheSize - 1)];
+      if (e.name == name && e.module == module)
+        return e.function;
+      if (!e.name) {
+        slot = &e;
+        break;
+      }
+    }
+  }
+  if (check(current->api->cuModuleGetFunction(&fn, module, name),
+            "cuModuleGetFunction") &&
+      slot)
+    *slot = {module, name, fn};
   return fn;
 }
 
