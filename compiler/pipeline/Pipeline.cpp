@@ -53,6 +53,11 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   addUpstream(pm, "canonicalize,cse");
   if (opts.optLevel >= 1)
     addUpstream(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize,cse");
+  if (opts.optLevel >= 1 && opts.cpuKernels) {
+    pm.addNestedPass<func::FuncOp>(createVectorizeMatmul());
+    addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
+                    "canonicalize");
+  }
 }
 
 void tfrt::buildBufferizePipeline(OpPassManager &pm,
@@ -71,14 +76,17 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
 void tfrt::buildLlvmPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   if (opts.optLevel >= 1)
     pm.addNestedPass<func::FuncOp>(createInterchangeLoops());
+  if (opts.optLevel >= 1)
+    pm.addNestedPass<func::FuncOp>(createLowerVectors());
   addUpstream(pm, "func.func(convert-linalg-to-loops)");
   pm.addNestedPass<func::FuncOp>(createApproximateMath());
   addUpstream(pm,
-              "convert-math-to-funcs,expand-strided-metadata,lower-affine,"
+              "convert-math-to-funcs,convert-vector-to-scf,"
+              "expand-strided-metadata,lower-affine,"
               "convert-scf-to-cf,canonicalize,cse,"
               "math-extend-to-supported-types,"
               "convert-math-to-llvm,convert-math-to-libm,"
-              "finalize-memref-to-llvm,convert-arith-to-llvm,"
+              "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"
               "convert-index-to-llvm,convert-cf-to-llvm,"
               "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
               "convert-ub-to-llvm,reconcile-unrealized-casts,canonicalize");

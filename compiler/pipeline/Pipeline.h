@@ -39,6 +39,9 @@ struct PipelineOptions {
   int64_t workspaceAlignment = 64;
   /// Middle-end optimisation level 0-3 (controls optional passes).
   unsigned optLevel = 3;
+  /// The linalg phase prepares CPU kernels (tiling and vectorisation of
+  /// matmuls); false when another target (CUDA) maps the linalg ops itself.
+  bool cpuKernels = true;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

@@ -49,4 +49,43 @@ def InterchangeLoops : Pass<"tfrt-interchange-loops", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
+  let summary = "Tile linalg.matmul for cache and registers and vectorize it";
+  let description = [{
+    On tensors: every f32 `linalg.matmul` with static shapes whose M is a
+    multiple of 8 and N a multiple of 32 is tiled for the caches (M up to 64,
+    N up to 256, K up to 256, the largest power-of-two tiles that divide the
+    shape), then to an 8x32x1 register tile that becomes one
+    `vector.contract` (AVX-512: 16 accumulators of 16 lanes). Run
+    `loop-invariant-subset-hoisting` afterwards so the accumulator tile is
+    carried in registers across the K loop, and `tfrt-lower-vectors` after
+    bufferization. Other matmuls are left to the loop lowering.
+
+    Before: `linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%c : tensor<64x64xf32>)`.
+    After: `scf.for` nests over 8x32 tiles with a `vector.contract` of
+    `vector<8x1xf32>` and `vector<1x32xf32>` into `vector<8x32xf32>`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def LowerVectors : Pass<"tfrt-lower-vectors", "mlir::func::FuncOp"> {
+  let summary = "Lower vector contractions and transfers to FMA-friendly forms";
+  let description = [{
+    After bufferization: `vector.contract` becomes outer products (broadcast
+    + FMA per reduction step), multi-reductions, transposes, broadcasts and
+    shape casts get their portable lowerings, leading unit dimensions are
+    dropped and transfers are lowered to rank-1 loads and stores, ready for
+    `convert-vector-to-scf` and `convert-vector-to-llvm`.
+
+    Before: `vector.contract {kind = add} %a, %b, %acc : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>`.
+    After: eight `vector.fma` of a broadcast element of `%a` and a row of `%b`.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TFRT_PASSES_CODEGENCPU_PASSES

@@ -422,6 +422,9 @@ int main(int argc, char **argv) {
   popts.optLevel = optLevel;
   if (cuda)
     popts.workspaceAlignment = 256; // cudaMalloc's alignment
+  // CUDA maps the linalg ops to kernels itself: no CPU tiling/vectorisation.
+  if (cuda)
+    popts.cpuKernels = false;
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   {
