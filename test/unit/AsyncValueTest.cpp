@@ -116,6 +116,8 @@ TEST_F(AsyncValueTest, MakeErrorValue) {
 }
 
 TEST_F(AsyncValueTest, DoublePublishAborts) {
+  // Re-executes the test binary for the child: safe with threads around.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
       {
         auto value = MakeAvailableAsyncValueRef<int>(1);

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 using namespace mlir;
@@ -304,6 +306,43 @@ private:
   FailureOr<SmallVector<Value>> gather(NodeCtx &n);
   FailureOr<SmallVector<Value>> dropout(NodeCtx &n);
   FailureOr<SmallVector<Value>> constantOfShape(NodeCtx &n);
+  FailureOr<SmallVector<Value>> elementwise(NodeCtx &n);
+  FailureOr<SmallVector<Value>> variadic(NodeCtx &n);
+  FailureOr<SmallVector<Value>> modOp(NodeCtx &n);
+  FailureOr<SmallVector<Value>> bitShift(NodeCtx &n);
+  FailureOr<SmallVector<Value>> where(NodeCtx &n);
+  FailureOr<SmallVector<Value>> isInf(NodeCtx &n);
+  FailureOr<SmallVector<Value>> activation(NodeCtx &n);
+  FailureOr<SmallVector<Value>> reduce(NodeCtx &n);
+  FailureOr<SmallVector<Value>> argMinMax(NodeCtx &n);
+  FailureOr<SmallVector<Value>> resize(NodeCtx &n);
+  FailureOr<SmallVector<Value>> convTranspose(NodeCtx &n);
+  FailureOr<SmallVector<Value>> expand(NodeCtx &n);
+  FailureOr<SmallVector<Value>> tile(NodeCtx &n);
+  FailureOr<SmallVector<Value>> pad(NodeCtx &n);
+  FailureOr<SmallVector<Value>> split(NodeCtx &n);
+  FailureOr<SmallVector<Value>> range(NodeCtx &n);
+  FailureOr<SmallVector<Value>> cumSum(NodeCtx &n);
+  FailureOr<SmallVector<Value>> gatherElements(NodeCtx &n);
+  FailureOr<SmallVector<Value>> gatherND(NodeCtx &n);
+  FailureOr<SmallVector<Value>> trilu(NodeCtx &n);
+  FailureOr<SmallVector<Value>> oneHot(NodeCtx &n);
+  FailureOr<SmallVector<Value>> depthToSpace(NodeCtx &n);
+  FailureOr<SmallVector<Value>> spaceToDepth(NodeCtx &n);
+  FailureOr<SmallVector<Value>> layerNorm(NodeCtx &n);
+  FailureOr<SmallVector<Value>> instanceNorm(NodeCtx &n);
+  FailureOr<SmallVector<Value>> meanVarianceNorm(NodeCtx &n);
+  FailureOr<SmallVector<Value>> globalMaxPool(NodeCtx &n);
+  FailureOr<SmallVector<Value>> lrn(NodeCtx &n);
+  FailureOr<SmallVector<Value>> topK(NodeCtx &n);
+  FailureOr<SmallVector<Value>> scatterElements(NodeCtx &n);
+  FailureOr<SmallVector<Value>> scatterND(NodeCtx &n);
+
+  // Helpers of the decompositions.
+  FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,
+                            ArrayRef<int64_t> axes, bool keepdims);
+  FailureOr<Value> scalarLike(NodeCtx &n, Value like, double v);
+  FailureOr<Value> reshapeTo(NodeCtx &n, Value x, ArrayRef<int64_t> shape);
 
   ModuleOp module;
   const ImportOptions &options;
@@ -322,43 +361,125 @@ private:
 ArrayRef<OpEntry> NodeImporter::opTable() {
   static const OpEntry table[] = {
       {"Abs", &NodeImporter::unary},
+      {"Acos", &NodeImporter::unary},
+      {"Acosh", &NodeImporter::unary},
       {"Add", &NodeImporter::binary},
+      {"And", &NodeImporter::elementwise},
+      {"ArgMax", &NodeImporter::argMinMax},
+      {"ArgMin", &NodeImporter::argMinMax},
+      {"Asin", &NodeImporter::unary},
+      {"Asinh", &NodeImporter::unary},
+      {"Atan", &NodeImporter::unary},
+      {"Atanh", &NodeImporter::unary},
       {"AveragePool", &NodeImporter::averagePool},
       {"BatchNormalization", &NodeImporter::batchNorm},
+      {"BitShift", &NodeImporter::bitShift},
       {"Cast", &NodeImporter::castOp},
+      {"Ceil", &NodeImporter::unary},
+      {"Celu", &NodeImporter::activation},
       {"Clip", &NodeImporter::clip},
       {"Concat", &NodeImporter::concat},
       {"Constant", &NodeImporter::constantNode},
       {"ConstantOfShape", &NodeImporter::constantOfShape},
       {"Conv", &NodeImporter::conv},
+      {"ConvTranspose", &NodeImporter::convTranspose},
+      {"Cos", &NodeImporter::unary},
+      {"Cosh", &NodeImporter::unary},
+      {"CumSum", &NodeImporter::cumSum},
+      {"DepthToSpace", &NodeImporter::depthToSpace},
       {"Div", &NodeImporter::binary},
       {"Dropout", &NodeImporter::dropout},
+      {"Elu", &NodeImporter::activation},
+      {"Equal", &NodeImporter::elementwise},
+      {"Erf", &NodeImporter::unary},
       {"Exp", &NodeImporter::unary},
+      {"Expand", &NodeImporter::expand},
       {"Flatten", &NodeImporter::flatten},
+      {"Floor", &NodeImporter::unary},
       {"Gather", &NodeImporter::gather},
+      {"GatherElements", &NodeImporter::gatherElements},
+      {"GatherND", &NodeImporter::gatherND},
       {"Gemm", &NodeImporter::gemm},
       {"GlobalAveragePool", &NodeImporter::globalAveragePool},
+      {"GlobalMaxPool", &NodeImporter::globalMaxPool},
+      {"Greater", &NodeImporter::elementwise},
+      {"GreaterOrEqual", &NodeImporter::elementwise},
       {"HardSigmoid", &NodeImporter::hardSigmoid},
       {"HardSwish", &NodeImporter::unary},
+      {"Hardmax", &NodeImporter::softmax},
       {"Identity", &NodeImporter::identity},
+      {"InstanceNormalization", &NodeImporter::instanceNorm},
+      {"IsInf", &NodeImporter::isInf},
+      {"IsNaN", &NodeImporter::unary},
+      {"LRN", &NodeImporter::lrn},
+      {"LayerNormalization", &NodeImporter::layerNorm},
+      {"LeakyRelu", &NodeImporter::activation},
+      {"Less", &NodeImporter::elementwise},
+      {"LessOrEqual", &NodeImporter::elementwise},
       {"Log", &NodeImporter::unary},
+      {"LogSoftmax", &NodeImporter::softmax},
       {"MatMul", &NodeImporter::matmul},
+      {"Max", &NodeImporter::variadic},
       {"MaxPool", &NodeImporter::maxPool},
+      {"Mean", &NodeImporter::variadic},
+      {"MeanVarianceNormalization", &NodeImporter::meanVarianceNorm},
+      {"Min", &NodeImporter::variadic},
+      {"Mod", &NodeImporter::modOp},
       {"Mul", &NodeImporter::binary},
       {"Neg", &NodeImporter::unary},
+      {"Not", &NodeImporter::unary},
+      {"OneHot", &NodeImporter::oneHot},
+      {"Or", &NodeImporter::elementwise},
+      {"PRelu", &NodeImporter::elementwise},
+      {"Pad", &NodeImporter::pad},
       {"Pow", &NodeImporter::binary},
+      {"Range", &NodeImporter::range},
+      {"Reciprocal", &NodeImporter::unary},
+      {"ReduceL1", &NodeImporter::reduce},
+      {"ReduceL2", &NodeImporter::reduce},
+      {"ReduceLogSum", &NodeImporter::reduce},
+      {"ReduceLogSumExp", &NodeImporter::reduce},
+      {"ReduceMax", &NodeImporter::reduce},
+      {"ReduceMean", &NodeImporter::reduce},
+      {"ReduceMin", &NodeImporter::reduce},
+      {"ReduceProd", &NodeImporter::reduce},
+      {"ReduceSum", &NodeImporter::reduce},
+      {"ReduceSumSquare", &NodeImporter::reduce},
       {"Relu", &NodeImporter::unary},
       {"Reshape", &NodeImporter::reshape},
+      {"Resize", &NodeImporter::resize},
+      {"Round", &NodeImporter::unary},
+      {"Scatter", &NodeImporter::scatterElements},
+      {"ScatterElements", &NodeImporter::scatterElements},
+      {"ScatterND", &NodeImporter::scatterND},
+      {"Selu", &NodeImporter::activation},
       {"Shape", &NodeImporter::shape},
+      {"Shrink", &NodeImporter::activation},
       {"Sigmoid", &NodeImporter::unary},
+      {"Sign", &NodeImporter::unary},
+      {"Sin", &NodeImporter::unary},
+      {"Sinh", &NodeImporter::unary},
       {"Slice", &NodeImporter::slice},
       {"Softmax", &NodeImporter::softmax},
+      {"Softplus", &NodeImporter::unary},
+      {"Softsign", &NodeImporter::unary},
+      {"SpaceToDepth", &NodeImporter::spaceToDepth},
+      {"Split", &NodeImporter::split},
       {"Sqrt", &NodeImporter::unary},
       {"Squeeze", &NodeImporter::squeeze},
       {"Sub", &NodeImporter::binary},
+      {"Sum", &NodeImporter::variadic},
+      {"Tan", &NodeImporter::unary},
       {"Tanh", &NodeImporter::unary},
+      {"ThresholdedRelu", &NodeImporter::activation},
+      {"Tile", &NodeImporter::tile},
       {"Transpose", &NodeImporter::transpose},
+      {"TopK", &NodeImporter::topK},
+      {"Trilu", &NodeImporter::trilu},
       {"Unsqueeze", &NodeImporter::unsqueeze},
+      {"Upsample", &NodeImporter::resize},
+      {"Where", &NodeImporter::where},
+      {"Xor", &NodeImporter::elementwise},
   };
   return table;
 }
@@ -857,7 +978,28 @@ FailureOr<SmallVector<Value>> NodeImporter::unary(NodeCtx &n) {
                      .Case("Sqrt", "graph.sqrt")
                      .Case("Neg", "graph.neg")
                      .Case("Abs", "graph.abs")
-                     .Case("HardSwish", "graph.hard_swish");
+                     .Case("HardSwish", "graph.hard_swish")
+                     .Case("Floor", "graph.floor")
+                     .Case("Ceil", "graph.ceil")
+                     .Case("Round", "graph.round")
+                     .Case("Sign", "graph.sign")
+                     .Case("Reciprocal", "graph.reciprocal")
+                     .Case("Erf", "graph.erf")
+                     .Case("Sin", "graph.sin")
+                     .Case("Cos", "graph.cos")
+                     .Case("Tan", "graph.tan")
+                     .Case("Asin", "graph.asin")
+                     .Case("Acos", "graph.acos")
+                     .Case("Atan", "graph.atan")
+                     .Case("Sinh", "graph.sinh")
+                     .Case("Cosh", "graph.cosh")
+                     .Case("Asinh", "graph.asinh")
+                     .Case("Acosh", "graph.acosh")
+                     .Case("Atanh", "graph.atanh")
+                     .Case("Softplus", "graph.softplus")
+                     .Case("Softsign", "graph.softsign")
+                     .Case("Not", "graph.not")
+                     .Case("IsNaN", "graph.is_nan");
   return one(build(n, op, {*x}));
 }
 
@@ -1049,22 +1191,21 @@ FailureOr<SmallVector<Value>> NodeImporter::conv(NodeCtx &n) {
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::batchNorm(NodeCtx &n) {
-  for (unsigned i = 1; i < n.node.outputs.size(); ++i)
-    if (outputUsed(n, i)) {
-      unsupported(n) << ": training output " << i << " ('"
-                     << n.node.outputs[i] << "') is used; only inference "
-                     << "is supported";
-      return failure();
-    }
   auto training = intAttr(n, "training_mode", 0);
   auto spatial = intAttr(n, "spatial", 1);
   auto eps = floatAttr(n, "epsilon", 1e-5);
-  if (failed(training) || failed(spatial) || failed(eps))
+  auto momentum = floatAttr(n, "momentum", 0.9);
+  if (failed(training) || failed(spatial) || failed(eps) || failed(momentum))
     return failure();
-  if (*training) {
-    unsupported(n) << ": training_mode = 1";
-    return failure();
-  }
+  for (unsigned i = *training ? 3 : 1; i < n.node.outputs.size(); ++i)
+    if (outputUsed(n, i)) {
+      unsupported(n) << ": output " << i << " ('" << n.node.outputs[i]
+                     << "') is used; only Y"
+                     << (*training ? ", running_mean and running_var are"
+                                   : " (inference) is")
+                     << " supported";
+      return failure();
+    }
   if (!*spatial) {
     unsupported(n) << ": spatial = 0";
     return failure();
@@ -1077,6 +1218,14 @@ FailureOr<SmallVector<Value>> NodeImporter::batchNorm(NodeCtx &n) {
       return failure();
     operands.push_back(*v);
   }
+  if (*training) {
+    auto r = graph::createInferred(
+        builder, n.loc, "graph.batch_norm_training", operands,
+        {named("epsilon", f32(*eps)), named("momentum", f32(*momentum))});
+    if (failed(r))
+      return failure();
+    return *r;
+  }
   return one(build(n, "graph.batch_norm", operands,
                    {named("epsilon", f32(*eps))}));
 }
@@ -1088,14 +1237,6 @@ FailureOr<SmallVector<Value>> NodeImporter::maxPool(NodeCtx &n) {
   auto order = intAttr(n, "storage_order", 0);
   if (failed(x) || failed(kernel) || failed(ceil) || failed(order))
     return failure();
-  if (*order != 0) {
-    unsupported(n) << ": storage_order = " << *order;
-    return failure();
-  }
-  if (outputUsed(n, 1)) {
-    unsupported(n) << ": the Indices output is used";
-    return failure();
-  }
   if (!*kernel || (*kernel)->empty()) {
     error(n) << "missing attribute 'kernel_shape'";
     return failure();
@@ -1104,6 +1245,18 @@ FailureOr<SmallVector<Value>> NodeImporter::maxPool(NodeCtx &n) {
   w.kernel = **kernel;
   if (failed(windowAttrs(n, *x, w, *ceil != 0)))
     return failure();
+  if (outputUsed(n, 1)) {
+    auto r = graph::createInferred(
+        builder, n.loc, "graph.max_pool_with_indices", {*x},
+        {named("kernel_shape", i64s(w.kernel)),
+         named("strides", i64s(w.strides)), named("pads", i64s(w.pads)),
+         named("dilations", i64s(w.dilations)),
+         named("ceil_mode", boolean(*ceil != 0)),
+         named("storage_order", i64(*order))});
+    if (failed(r))
+      return failure();
+    return *r;
+  }
   return one(build(n, "graph.max_pool", {*x},
                    {named("kernel_shape", i64s(w.kernel)),
                     named("strides", i64s(w.strides)),
@@ -1147,11 +1300,14 @@ FailureOr<SmallVector<Value>> NodeImporter::softmax(NodeCtx &n) {
   auto x = requireInput(n, 0, "input");
   if (failed(x))
     return failure();
+  StringRef opName = n.node.opType == "LogSoftmax" ? "graph.log_softmax"
+                     : n.node.opType == "Hardmax"  ? "graph.hardmax"
+                                                   : "graph.softmax";
   if (n.opset() >= 13) {
     auto axis = intAttr(n, "axis", -1);
     if (failed(axis))
       return failure();
-    return one(build(n, "graph.softmax", {*x}, {named("axis", i64(*axis))}));
+    return one(build(n, opName, {*x}, {named("axis", i64(*axis))}));
   }
   // Opset < 13: the input is coerced to 2-D at `axis` ([prod(d < axis),
   // prod(d >= axis)]), normalized along the second dimension and reshaped
@@ -1172,11 +1328,11 @@ FailureOr<SmallVector<Value>> NodeImporter::softmax(NodeCtx &n) {
     return failure();
   }
   if (rank == 0 || a == rank - 1)
-    return one(build(n, "graph.softmax", {*x}, {named("axis", i64(-1))}));
+    return one(build(n, opName, {*x}, {named("axis", i64(-1))}));
   auto flat = build(n, "graph.flatten", {*x}, {named("axis", i64(a))});
   if (failed(flat))
     return failure();
-  auto sm = build(n, "graph.softmax", {*flat}, {named("axis", i64(1))});
+  auto sm = build(n, opName, {*flat}, {named("axis", i64(1))});
   if (failed(sm))
     return failure();
   auto shape = build(n, "graph.shape", {*x});
@@ -1542,6 +1698,1004 @@ FailureOr<SmallVector<Value>> NodeImporter::constantOfShape(NodeCtx &n) {
         n, DenseElementsAttr::get(type, *value.value_begin<APFloat>()))};
   return SmallVector<Value>{constant(
       n, DenseElementsAttr::get(type, *value.value_begin<APInt>()))};
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops beyond the arithmetic ones
+//===----------------------------------------------------------------------===//
+
+/// Reads a constant float (or integer) tensor into doubles.
+static LogicalResult getConstantDoubles(Value v, SmallVectorImpl<double> &out) {
+  if (!v)
+    return failure();
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return failure();
+  out.clear();
+  if (isa<FloatType>(attr.getElementType())) {
+    for (const APFloat &f : attr.getValues<APFloat>())
+      out.push_back(f.convertToDouble());
+    return success();
+  }
+  SmallVector<int64_t> ints;
+  if (failed(graph::getConstantInts(v, ints)))
+    return failure();
+  out.assign(ints.begin(), ints.end());
+  return success();
+}
+
+static bool isEmptyTensorValue(Value v) {
+  auto t = v ? rankedOf(v) : RankedTensorType();
+  return t && t.hasStaticShape() && t.getNumElements() == 0;
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::elementwise(NodeCtx &n) {
+  auto lhs = requireInput(n, 0, "A");
+  auto rhs = requireInput(n, 1, "B");
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  StringRef op = llvm::StringSwitch<StringRef>(n.node.opType)
+                     .Case("And", "graph.and")
+                     .Case("Or", "graph.or")
+                     .Case("Xor", "graph.xor")
+                     .Case("PRelu", "graph.prelu")
+                     .Case("Equal", "graph.equal")
+                     .Case("Less", "graph.less")
+                     .Case("LessOrEqual", "graph.less_or_equal")
+                     .Case("Greater", "graph.greater")
+                     .Case("GreaterOrEqual", "graph.greater_or_equal");
+  return one(build(n, op, {*lhs, *rhs}));
+}
+
+FailureOr<Value> NodeImporter::scalarLike(NodeCtx &n, Value like, double v) {
+  return constant(n, scalarOf(elementTypeOf(like), v));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::variadic(NodeCtx &n) {
+  SmallVector<Value> operands;
+  for (Value v : n.ins)
+    if (v)
+      operands.push_back(v);
+  if (operands.empty()) {
+    error(n) << "needs at least one input";
+    return failure();
+  }
+  StringRef type = n.node.opType;
+  StringRef op = type == "Max"   ? "graph.max"
+                 : type == "Min" ? "graph.min"
+                                 : "graph.add";
+  Value acc = operands.front();
+  for (Value v : ArrayRef<Value>(operands).drop_front()) {
+    auto r = build(n, op, {acc, v});
+    if (failed(r))
+      return failure();
+    acc = *r;
+  }
+  if (type == "Mean" && operands.size() > 1) {
+    Value count = constant(n, scalarOf(elementTypeOf(acc),
+                                       (double)operands.size()));
+    return one(build(n, "graph.div", {acc, count}));
+  }
+  return SmallVector<Value>{acc};
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::modOp(NodeCtx &n) {
+  auto lhs = requireInput(n, 0, "A");
+  auto rhs = requireInput(n, 1, "B");
+  auto fmod = intAttr(n, "fmod", 0);
+  if (failed(lhs) || failed(rhs) || failed(fmod))
+    return failure();
+  return one(build(n, "graph.mod", {*lhs, *rhs},
+                   {named("fmod", boolean(*fmod != 0))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::bitShift(NodeCtx &n) {
+  auto lhs = requireInput(n, 0, "X");
+  auto rhs = requireInput(n, 1, "Y");
+  auto dir = stringAttr(n, "direction");
+  if (failed(lhs) || failed(rhs) || failed(dir))
+    return failure();
+  if (!*dir || (**dir != "LEFT" && **dir != "RIGHT")) {
+    error(n) << "attribute 'direction' must be LEFT or RIGHT";
+    return failure();
+  }
+  return one(build(n, "graph.bit_shift", {*lhs, *rhs},
+                   {named("left", boolean(**dir == "LEFT"))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::where(NodeCtx &n) {
+  auto c = requireInput(n, 0, "condition");
+  auto x = requireInput(n, 1, "X");
+  auto y = requireInput(n, 2, "Y");
+  if (failed(c) || failed(x) || failed(y))
+    return failure();
+  return one(build(n, "graph.where", {*c, *x, *y}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::isInf(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto neg = intAttr(n, "detect_negative", 1);
+  auto pos = intAttr(n, "detect_positive", 1);
+  if (failed(x) || failed(neg) || failed(pos))
+    return failure();
+  return one(build(n, "graph.is_inf", {*x},
+                   {named("detect_negative", boolean(*neg != 0)),
+                    named("detect_positive", boolean(*pos != 0))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::activation(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  if (failed(x))
+    return failure();
+  StringRef type = n.node.opType;
+  double alpha = 0, beta = 0;
+  StringRef op;
+  auto get = [&](StringRef name, double dflt, double &out) {
+    auto v = floatAttr(n, name, dflt);
+    if (failed(v))
+      return false;
+    out = *v;
+    return true;
+  };
+  bool ok = true;
+  if (type == "LeakyRelu") {
+    op = "graph.leaky_relu";
+    ok = get("alpha", 0.01, alpha);
+  } else if (type == "Elu") {
+    op = "graph.elu";
+    ok = get("alpha", 1.0, alpha);
+  } else if (type == "Selu") {
+    op = "graph.selu";
+    ok = get("alpha", 1.67326319217681884765625, alpha) &&
+         get("gamma", 1.05070102214813232421875, beta);
+  } else if (type == "Celu") {
+    op = "graph.celu";
+    ok = get("alpha", 1.0, alpha);
+  } else if (type == "ThresholdedRelu") {
+    op = "graph.thresholded_relu";
+    ok = get("alpha", 1.0, alpha);
+  } else {
+    op = "graph.shrink";
+    ok = get("lambd", 0.5, alpha) && get("bias", 0.0, beta);
+  }
+  if (!ok)
+    return failure();
+  return one(build(n, op, {*x},
+                   {named("alpha", f32(alpha)), named("beta", f32(beta))}));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> NodeImporter::reduceOp(NodeCtx &n, StringRef op, Value x,
+                                        ArrayRef<int64_t> axes,
+                                        bool keepdims) {
+  return build(n, op, {x},
+               {named("axes", i64s(axes)), named("keepdims", boolean(keepdims))});
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::reduce(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto keepdims = intAttr(n, "keepdims", 1);
+  auto noop = intAttr(n, "noop_with_empty_axes", 0);
+  if (failed(x) || failed(keepdims) || failed(noop))
+    return failure();
+  StringRef type = n.node.opType;
+  bool axesInput = n.opset() >= (type == "ReduceSum" ? 13 : 18);
+  SmallVector<int64_t> axes;
+  if (axesInput) {
+    if (Value a = n.in(1)) {
+      if (failed(graph::getConstantInts(a, axes))) {
+        unsupported(n) << ": 'axes' is not a constant";
+        return failure();
+      }
+    }
+  } else {
+    auto a = intsAttr(n, "axes");
+    if (failed(a))
+      return failure();
+    if (*a)
+      axes = **a;
+  }
+  auto xt = rankedOf(*x);
+  if (axes.empty()) {
+    if (*noop)
+      return SmallVector<Value>{*x};
+    if (!xt) {
+      error(n) << "reducing all axes needs an input of known rank";
+      return failure();
+    }
+    for (int64_t i = 0; i < xt.getRank(); ++i)
+      axes.push_back(i);
+  } else if (xt) {
+    for (int64_t &a : axes)
+      if (a < 0)
+        a += xt.getRank();
+  }
+  std::string op = std::string("graph.reduce_") +
+                   llvm::StringSwitch<const char *>(type)
+                       .Case("ReduceSum", "sum")
+                       .Case("ReduceMean", "mean")
+                       .Case("ReduceMax", "max")
+                       .Case("ReduceMin", "min")
+                       .Case("ReduceProd", "prod")
+                       .Case("ReduceL1", "l1")
+                       .Case("ReduceL2", "l2")
+                       .Case("ReduceLogSum", "log_sum")
+                       .Case("ReduceLogSumExp", "log_sum_exp")
+                       .Case("ReduceSumSquare", "sum_square")
+                       .Default("sum");
+  return one(reduceOp(n, op, *x, axes, *keepdims != 0));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::argMinMax(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto axis = intAttr(n, "axis", 0);
+  auto keepdims = intAttr(n, "keepdims", 1);
+  auto last = intAttr(n, "select_last_index", 0);
+  if (failed(x) || failed(axis) || failed(keepdims) || failed(last))
+    return failure();
+  return one(build(n, n.node.opType == "ArgMax" ? "graph.arg_max"
+                                                 : "graph.arg_min",
+                   {*x},
+                   {named("axis", i64(*axis)),
+                    named("keepdims", boolean(*keepdims != 0)),
+                    named("select_last_index", boolean(*last != 0))}));
+}
+
+//===----------------------------------------------------------------------===//
+// Resize, ConvTranspose
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>> NodeImporter::resize(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  if (failed(x))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || !xt.hasStaticShape()) {
+    error(n) << "resize needs an input of static shape";
+    return failure();
+  }
+  int64_t rank = xt.getRank();
+  bool upsample = n.node.opType == "Upsample";
+  bool old = upsample || n.opset() < 11;
+  auto mode = stringAttr(n, "mode");
+  auto ctMode = stringAttr(n, "coordinate_transformation_mode");
+  auto nearestMode = stringAttr(n, "nearest_mode");
+  auto cubicA = floatAttr(n, "cubic_coeff_a", -0.75);
+  auto exclude = intAttr(n, "exclude_outside", 0);
+  auto extrap = floatAttr(n, "extrapolation_value", 0.0);
+  if (failed(mode) || failed(ctMode) || failed(nearestMode) || failed(cubicA) ||
+      failed(exclude) || failed(extrap))
+    return failure();
+  std::string m = mode->value_or("nearest");
+  if (m == "bilinear" || m == "trilinear")
+    m = "linear";
+  std::string ct = old ? "asymmetric" : ctMode->value_or("half_pixel");
+  std::string nm = old ? "floor" : nearestMode->value_or("round_prefer_floor");
+
+  SmallVector<double> scales, roi;
+  std::optional<SmallVector<int64_t>> sizes;
+  Value scalesV, sizesV, roiV;
+  if (upsample && n.opset() < 9) {
+    const AttrValue *a = n.node.findAttr("scales");
+    auto *v = a ? std::get_if<SmallVector<double>>(a) : nullptr;
+    if (!v) {
+      error(n) << "missing attribute 'scales'";
+      return failure();
+    }
+    scales.assign(v->begin(), v->end());
+  } else if (old) {
+    scalesV = n.in(1);
+  } else {
+    roiV = n.in(1);
+    scalesV = n.in(2);
+    sizesV = n.in(3);
+  }
+  if (scalesV && !isEmptyTensorValue(scalesV) &&
+      failed(getConstantDoubles(scalesV, scales))) {
+    unsupported(n) << ": 'scales' is not a constant";
+    return failure();
+  }
+  if (sizesV && !isEmptyTensorValue(sizesV)) {
+    SmallVector<int64_t> sz;
+    if (failed(graph::getConstantInts(sizesV, sz))) {
+      unsupported(n) << ": 'sizes' is not a constant";
+      return failure();
+    }
+    if ((int64_t)sz.size() != rank) {
+      error(n) << "'sizes' has " << sz.size() << " values for rank " << rank;
+      return failure();
+    }
+    scales.clear();
+    for (int64_t i = 0; i < rank; ++i)
+      scales.push_back((double)sz[i] / (double)xt.getDimSize(i));
+    sizes = sz;
+  }
+  if ((int64_t)scales.size() != rank) {
+    error(n) << "needs one scale per dimension (or 'sizes'), got "
+             << scales.size() << " for rank " << rank;
+    return failure();
+  }
+  if (ct == "tf_crop_and_resize") {
+    if (!roiV || isEmptyTensorValue(roiV) ||
+        failed(getConstantDoubles(roiV, roi))) {
+      unsupported(n) << ": tf_crop_and_resize needs a constant 'roi'";
+      return failure();
+    }
+  }
+  SmallVector<NamedAttribute> attrs{
+      named("scales", builder.getDenseF64ArrayAttr(scales)),
+      named("roi", builder.getDenseF64ArrayAttr(roi)),
+      named("mode", builder.getStringAttr(m)),
+      named("coordinate_transformation_mode", builder.getStringAttr(ct)),
+      named("nearest_mode", builder.getStringAttr(nm)),
+      named("cubic_coeff_a", f32(*cubicA)),
+      named("exclude_outside", boolean(*exclude != 0)),
+      named("extrapolation_value", f32(*extrap))};
+  if (sizes)
+    attrs.push_back(named("sizes", i64s(*sizes)));
+  return one(build(n, "graph.resize", {*x}, attrs));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::convTranspose(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto wt = requireInput(n, 1, "W");
+  if (failed(x) || failed(wt))
+    return failure();
+  auto kernel = intsAttr(n, "kernel_shape");
+  auto group = intAttr(n, "group", 1);
+  auto strides = intsAttr(n, "strides");
+  auto dilations = intsAttr(n, "dilations");
+  auto pads = intsAttr(n, "pads");
+  auto outPad = intsAttr(n, "output_padding");
+  auto outShape = intsAttr(n, "output_shape");
+  auto autoPad = stringAttr(n, "auto_pad");
+  if (failed(kernel) || failed(group) || failed(strides) || failed(dilations) ||
+      failed(pads) || failed(outPad) || failed(outShape) || failed(autoPad))
+    return failure();
+  auto xType = rankedOf(*x), wType = rankedOf(*wt);
+  if (!xType || !wType || !xType.hasStaticShape() || !wType.hasStaticShape()) {
+    error(n) << "conv_transpose needs input and weight of static shape";
+    return failure();
+  }
+  size_t sp = xType.getRank() - 2;
+  SmallVector<int64_t> k(wType.getShape().drop_front(2));
+  if (*kernel)
+    k = **kernel;
+  auto check = [&](const std::optional<SmallVector<int64_t>> &v,
+                   StringRef name, size_t len) {
+    if (v && v->size() != len) {
+      error(n) << "attribute '" << name << "' has " << v->size()
+               << " values; expected " << len;
+      return false;
+    }
+    return true;
+  };
+  if (k.size() != sp || !check(*strides, "strides", sp) ||
+      !check(*dilations, "dilations", sp) || !check(*pads, "pads", 2 * sp) ||
+      !check(*outPad, "output_padding", sp))
+    return failure();
+  SmallVector<int64_t> s = strides->value_or(SmallVector<int64_t>(sp, 1));
+  SmallVector<int64_t> d = dilations->value_or(SmallVector<int64_t>(sp, 1));
+  SmallVector<int64_t> p = pads->value_or(SmallVector<int64_t>(2 * sp, 0));
+  SmallVector<int64_t> op = outPad->value_or(SmallVector<int64_t>(sp, 0));
+  std::string mode = autoPad->value_or("NOTSET");
+  std::optional<SmallVector<int64_t>> target;
+  if (*outShape) {
+    SmallVector<int64_t> os = **outShape;
+    if (os.size() == sp + 2)
+      os.erase(os.begin(), os.begin() + 2);
+    if (os.size() != sp) {
+      error(n) << "attribute 'output_shape' has " << os.size()
+               << " values; expected " << sp;
+      return failure();
+    }
+    target = os;
+  } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
+    SmallVector<int64_t> os;
+    for (size_t i = 0; i < sp; ++i)
+      os.push_back(xType.getDimSize(2 + i) * s[i]);
+    target = os;
+  } else if (mode == "VALID") {
+    p.assign(2 * sp, 0);
+  } else if (mode != "NOTSET") {
+    unsupported(n) << ": auto_pad '" << mode << "'";
+    return failure();
+  }
+  if (target) {
+    for (size_t i = 0; i < sp; ++i) {
+      int64_t full = s[i] * (xType.getDimSize(2 + i) - 1) + op[i] +
+                     (k[i] - 1) * d[i] + 1;
+      int64_t total = full - (*target)[i];
+      if (total < 0) {
+        op[i] -= total;
+        total = 0;
+      }
+      if (mode == "SAME_UPPER") {
+        p[i] = total / 2;
+        p[i + sp] = total - total / 2;
+      } else {
+        p[i] = total - total / 2;
+        p[i + sp] = total / 2;
+      }
+    }
+  }
+  SmallVector<Value> operands{*x, *wt};
+  if (Value b = n.in(2))
+    operands.push_back(b);
+  return one(build(n, "graph.conv_transpose", operands,
+                   {named("strides", i64s(s)), named("pads", i64s(p)),
+                    named("dilations", i64s(d)),
+                    named("output_padding", i64s(op)),
+                    named("group", i64(*group))}));
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>> NodeImporter::expand(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto s = requireInput(n, 1, "shape");
+  if (failed(x) || failed(s))
+    return failure();
+  return one(build(n, "graph.expand", {*x, *s}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::tile(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto r = requireInput(n, 1, "repeats");
+  if (failed(x) || failed(r))
+    return failure();
+  return one(build(n, "graph.tile", {*x, *r}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::pad(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto mode = stringAttr(n, "mode");
+  if (failed(x) || failed(mode))
+    return failure();
+  Type elem = elementTypeOf(*x);
+  SmallVector<int64_t> pads;
+  Value value;
+  if (n.opset() < 11) {
+    auto p = intsAttr(n, n.opset() < 2 ? "paddings" : "pads");
+    auto v = floatAttr(n, "value", 0.0);
+    if (failed(p) || failed(v))
+      return failure();
+    if (!*p) {
+      error(n) << "missing attribute 'pads'";
+      return failure();
+    }
+    pads = **p;
+    value = constant(n, scalarOf(elem, *v));
+  } else {
+    auto p = requireInput(n, 1, "pads");
+    if (failed(p))
+      return failure();
+    if (failed(graph::getConstantInts(*p, pads))) {
+      unsupported(n) << ": 'pads' is not a constant";
+      return failure();
+    }
+    if (Value v = n.in(2); v && !isEmptyTensorValue(v)) {
+      value = v;
+      auto vt = rankedOf(v);
+      if (vt && vt.getRank() != 0) {
+        auto r = reshapeTo(n, v, {});
+        if (failed(r))
+          return failure();
+        value = *r;
+      }
+    } else {
+      value = constant(n, scalarOf(elem, 0.0));
+    }
+    if (n.in(3)) {
+      unsupported(n) << ": input 'axes'";
+      return failure();
+    }
+  }
+  return one(build(n, "graph.pad", {*x, value},
+                   {named("pads", i64s(pads)),
+                    named("mode", builder.getStringAttr(
+                                      mode->value_or("constant")))}));
+}
+
+FailureOr<Value> NodeImporter::reshapeTo(NodeCtx &n, Value x,
+                                         ArrayRef<int64_t> shape) {
+  return build(n, "graph.reshape", {x, constI64(n, shape)},
+               {named("allowzero", boolean(true))});
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::split(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto axisAttr = intAttr(n, "axis", 0);
+  if (failed(x) || failed(axisAttr))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt) {
+    error(n) << "split needs an input of known rank";
+    return failure();
+  }
+  int64_t axis = *axisAttr < 0 ? *axisAttr + xt.getRank() : *axisAttr;
+  if (axis < 0 || axis >= xt.getRank() || xt.isDynamicDim(axis)) {
+    error(n) << "split axis " << *axisAttr << " is invalid or dynamic";
+    return failure();
+  }
+  int64_t dim = xt.getDimSize(axis);
+  SmallVector<int64_t> parts;
+  if (n.opset() < 13) {
+    auto sp = intsAttr(n, "split");
+    if (failed(sp))
+      return failure();
+    if (*sp)
+      parts = **sp;
+    else if (Value s = n.in(1)) {
+      if (failed(graph::getConstantInts(s, parts))) {
+        unsupported(n) << ": 'split' is not a constant";
+        return failure();
+      }
+    }
+  } else if (Value s = n.in(1); s && !isEmptyTensorValue(s)) {
+    if (failed(graph::getConstantInts(s, parts))) {
+      unsupported(n) << ": 'split' is not a constant";
+      return failure();
+    }
+  }
+  int64_t count = n.node.outputs.size();
+  if (parts.empty()) {
+    if (count == 0 || dim % count != 0) {
+      error(n) << "cannot split dimension of size " << dim << " into "
+               << count << " equal parts";
+      return failure();
+    }
+    parts.assign(count, dim / count);
+  }
+  int64_t total = 0;
+  for (int64_t p : parts)
+    total += p;
+  if (total != dim || (int64_t)parts.size() != count) {
+    error(n) << "split sizes do not add up to " << dim << " or do not match "
+             << count << " outputs";
+    return failure();
+  }
+  SmallVector<Value> results;
+  int64_t start = 0;
+  for (int64_t p : parts) {
+    auto r = build(n, "graph.slice",
+                   {*x, constI64(n, {start}), constI64(n, {start + p}),
+                    constI64(n, {axis}), constI64(n, {1})});
+    if (failed(r))
+      return failure();
+    results.push_back(*r);
+    start += p;
+  }
+  return results;
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::range(NodeCtx &n) {
+  auto start = requireInput(n, 0, "start");
+  auto limit = requireInput(n, 1, "limit");
+  auto delta = requireInput(n, 2, "delta");
+  if (failed(start) || failed(limit) || failed(delta))
+    return failure();
+  SmallVector<double> s, l, d;
+  if (failed(getConstantDoubles(*start, s)) ||
+      failed(getConstantDoubles(*limit, l)) ||
+      failed(getConstantDoubles(*delta, d)) || s.size() != 1 ||
+      l.size() != 1 || d.size() != 1) {
+    unsupported(n) << ": operands that are not scalar constants";
+    return failure();
+  }
+  if (d[0] == 0) {
+    error(n) << "delta must not be 0";
+    return failure();
+  }
+  Type elem = elementTypeOf(*start);
+  int64_t count =
+      std::max<int64_t>(0, (int64_t)std::ceil((l[0] - s[0]) / d[0]));
+  auto type = RankedTensorType::get({count}, elem);
+  if (isa<FloatType>(elem)) {
+    // Accumulate in the element type like the reference (start + i * delta).
+    SmallVector<double> vals;
+    for (int64_t i = 0; i < count; ++i)
+      vals.push_back(s[0] + i * d[0]);
+    return SmallVector<Value>{constant(n, tensorFromDoubles(type, vals))};
+  }
+  SmallVector<int64_t> vals;
+  for (int64_t i = 0; i < count; ++i)
+    vals.push_back((int64_t)s[0] + i * (int64_t)d[0]);
+  return SmallVector<Value>{constant(n, tensorFromInts(type, vals, false))};
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::cumSum(NodeCtx &n) {
+  auto x = requireInput(n, 0, "x");
+  auto a = requireInput(n, 1, "axis");
+  auto exclusive = intAttr(n, "exclusive", 0);
+  auto reverse = intAttr(n, "reverse", 0);
+  if (failed(x) || failed(a) || failed(exclusive) || failed(reverse))
+    return failure();
+  SmallVector<int64_t> axis;
+  auto xt = rankedOf(*x);
+  if (xt && xt.getRank() == 1) {
+    axis = {0}; // The only axis there is, whatever the input says.
+  } else if (failed(graph::getConstantInts(*a, axis)) || axis.size() != 1) {
+    unsupported(n) << ": 'axis' is not a constant scalar";
+    return failure();
+  }
+  return one(build(n, "graph.cumsum", {*x},
+                   {named("axis", i64(axis[0])),
+                    named("exclusive", boolean(*exclusive != 0)),
+                    named("reverse", boolean(*reverse != 0))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::gatherElements(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto idx = requireInput(n, 1, "indices");
+  auto axis = intAttr(n, "axis", 0);
+  if (failed(x) || failed(idx) || failed(axis))
+    return failure();
+  return one(build(n, "graph.gather_elements", {*x, *idx},
+                   {named("axis", i64(*axis))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::gatherND(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto idx = requireInput(n, 1, "indices");
+  auto b = intAttr(n, "batch_dims", 0);
+  if (failed(x) || failed(idx) || failed(b))
+    return failure();
+  return one(build(n, "graph.gather_nd", {*x, *idx},
+                   {named("batch_dims", i64(*b))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::trilu(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto upper = intAttr(n, "upper", 1);
+  if (failed(x) || failed(upper))
+    return failure();
+  Value k = n.in(1);
+  if (!k)
+    k = constant(n, DenseElementsAttr::get(
+                        RankedTensorType::get({}, builder.getIntegerType(64)),
+                        ArrayRef<int64_t>{0}));
+  return one(build(n, "graph.trilu", {*x, k},
+                   {named("upper", boolean(*upper != 0))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::oneHot(NodeCtx &n) {
+  auto idx = requireInput(n, 0, "indices");
+  auto depth = requireInput(n, 1, "depth");
+  auto values = requireInput(n, 2, "values");
+  auto axis = intAttr(n, "axis", -1);
+  if (failed(idx) || failed(depth) || failed(values) || failed(axis))
+    return failure();
+  SmallVector<double> dv;
+  if (failed(getConstantDoubles(*depth, dv)) || dv.size() != 1) {
+    unsupported(n) << ": 'depth' is not a constant scalar";
+    return failure();
+  }
+  return one(build(n, "graph.one_hot", {*idx, *values},
+                   {named("depth", i64((int64_t)dv[0])),
+                    named("axis", i64(*axis))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::depthToSpace(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto bs = intAttr(n, "blocksize", 0);
+  auto mode = stringAttr(n, "mode");
+  if (failed(x) || failed(bs) || failed(mode))
+    return failure();
+  auto xt = rankedOf(*x);
+  int64_t b = *bs;
+  if (!xt || xt.getRank() != 4 || !xt.hasStaticShape() || b <= 0 ||
+      xt.getDimSize(1) % (b * b) != 0) {
+    error(n) << "needs a static 4-D input whose channels divide by "
+                "blocksize^2";
+    return failure();
+  }
+  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), H = xt.getDimSize(2),
+          W = xt.getDimSize(3), c = C / (b * b);
+  bool crd = mode->value_or("DCR") == "CRD";
+  auto r = reshapeTo(n, *x,
+                     crd ? SmallVector<int64_t>{N, c, b, b, H, W}
+                         : SmallVector<int64_t>{N, b, b, c, H, W});
+  if (failed(r))
+    return failure();
+  auto t = build(n, "graph.transpose", {*r},
+                 {named("perm", i64s(crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3}
+                                         : SmallVector<int64_t>{0, 3, 4, 1, 5, 2}))});
+  if (failed(t))
+    return failure();
+  return one(reshapeTo(n, *t, {N, c, H * b, W * b}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::spaceToDepth(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto bs = intAttr(n, "blocksize", 0);
+  if (failed(x) || failed(bs))
+    return failure();
+  auto xt = rankedOf(*x);
+  int64_t b = *bs;
+  if (!xt || xt.getRank() != 4 || !xt.hasStaticShape() || b <= 0 ||
+      xt.getDimSize(2) % b != 0 || xt.getDimSize(3) % b != 0) {
+    error(n) << "needs a static 4-D input whose spatial sizes divide by "
+                "blocksize";
+    return failure();
+  }
+  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), H = xt.getDimSize(2),
+          W = xt.getDimSize(3);
+  auto r = reshapeTo(n, *x, {N, C, H / b, b, W / b, b});
+  if (failed(r))
+    return failure();
+  auto t = build(n, "graph.transpose", {*r},
+                 {named("perm", i64s({0, 3, 5, 1, 2, 4}))});
+  if (failed(t))
+    return failure();
+  return one(reshapeTo(n, *t, {N, C * b * b, H / b, W / b}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::layerNorm(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto scale = requireInput(n, 1, "Scale");
+  auto axisAttr = intAttr(n, "axis", -1);
+  auto eps = floatAttr(n, "epsilon", 1e-5);
+  if (failed(x) || failed(scale) || failed(axisAttr) || failed(eps))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt) {
+    error(n) << "needs an input of known rank";
+    return failure();
+  }
+  int64_t rank = xt.getRank();
+  int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;
+  if (axis < 0 || axis >= rank) {
+    error(n) << "axis " << *axisAttr << " is out of range";
+    return failure();
+  }
+  SmallVector<int64_t> axes;
+  for (int64_t i = axis; i < rank; ++i)
+    axes.push_back(i);
+  auto mean = reduceOp(n, "graph.reduce_mean", *x, axes, true);
+  if (failed(mean))
+    return failure();
+  auto d = build(n, "graph.sub", {*x, *mean});
+  if (failed(d))
+    return failure();
+  auto sq = build(n, "graph.mul", {*d, *d});
+  if (failed(sq))
+    return failure();
+  auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
+  if (failed(var))
+    return failure();
+  auto ve = build(n, "graph.add", {*var, constant(n, scalarOf(elementTypeOf(*x), *eps))});
+  if (failed(ve))
+    return failure();
+  auto sd = build(n, "graph.sqrt", {*ve});
+  if (failed(sd))
+    return failure();
+  auto inv = build(n, "graph.reciprocal", {*sd});
+  if (failed(inv))
+    return failure();
+  auto norm = build(n, "graph.mul", {*d, *inv});
+  if (failed(norm))
+    return failure();
+  auto y = build(n, "graph.mul", {*norm, *scale});
+  if (failed(y))
+    return failure();
+  if (Value b = n.in(2)) {
+    y = build(n, "graph.add", {*y, b});
+    if (failed(y))
+      return failure();
+  }
+  return SmallVector<Value>{*y, *mean, *inv};
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::instanceNorm(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto scale = requireInput(n, 1, "scale");
+  auto bias = requireInput(n, 2, "B");
+  auto eps = floatAttr(n, "epsilon", 1e-5);
+  if (failed(x) || failed(scale) || failed(bias) || failed(eps))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || xt.getRank() < 3 || xt.isDynamicDim(1)) {
+    error(n) << "needs an input of rank >= 3 with known channels";
+    return failure();
+  }
+  int64_t rank = xt.getRank();
+  SmallVector<int64_t> axes, pshape{xt.getDimSize(1)};
+  for (int64_t i = 2; i < rank; ++i) {
+    axes.push_back(i);
+    pshape.push_back(1);
+  }
+  auto mean = reduceOp(n, "graph.reduce_mean", *x, axes, true);
+  if (failed(mean))
+    return failure();
+  auto d = build(n, "graph.sub", {*x, *mean});
+  if (failed(d))
+    return failure();
+  auto sq = build(n, "graph.mul", {*d, *d});
+  if (failed(sq))
+    return failure();
+  auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
+  if (failed(var))
+    return failure();
+  auto ve = build(n, "graph.add", {*var, constant(n, scalarOf(elementTypeOf(*x), *eps))});
+  if (failed(ve))
+    return failure();
+  auto sd = build(n, "graph.sqrt", {*ve});
+  if (failed(sd))
+    return failure();
+  auto norm = build(n, "graph.div", {*d, *sd});
+  if (failed(norm))
+    return failure();
+  auto s = reshapeTo(n, *scale, pshape);
+  auto b = reshapeTo(n, *bias, pshape);
+  if (failed(s) || failed(b))
+    return failure();
+  auto y = build(n, "graph.mul", {*norm, *s});
+  if (failed(y))
+    return failure();
+  return one(build(n, "graph.add", {*y, *b}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::meanVarianceNorm(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto axesAttr = intsAttr(n, "axes");
+  if (failed(x) || failed(axesAttr))
+    return failure();
+  SmallVector<int64_t> axes =
+      axesAttr->value_or(SmallVector<int64_t>{0, 2, 3});
+  auto xt = rankedOf(*x);
+  if (xt)
+    for (int64_t &a : axes)
+      if (a < 0)
+        a += xt.getRank();
+  auto mean = reduceOp(n, "graph.reduce_mean", *x, axes, true);
+  if (failed(mean))
+    return failure();
+  auto sq = build(n, "graph.mul", {*x, *x});
+  if (failed(sq))
+    return failure();
+  auto sqMean = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
+  auto meanSq = build(n, "graph.mul", {*mean, *mean});
+  if (failed(sqMean) || failed(meanSq))
+    return failure();
+  auto var = build(n, "graph.sub", {*sqMean, *meanSq});
+  if (failed(var))
+    return failure();
+  auto sd = build(n, "graph.sqrt", {*var});
+  if (failed(sd))
+    return failure();
+  auto den = build(n, "graph.add", {*sd, constant(n, scalarOf(elementTypeOf(*x), 1e-9))});
+  auto d = build(n, "graph.sub", {*x, *mean});
+  if (failed(den) || failed(d))
+    return failure();
+  return one(build(n, "graph.div", {*d, *den}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::globalMaxPool(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  if (failed(x))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || xt.getRank() < 3) {
+    error(n) << "needs an input of rank >= 3";
+    return failure();
+  }
+  SmallVector<int64_t> axes;
+  for (int64_t i = 2; i < xt.getRank(); ++i)
+    axes.push_back(i);
+  return one(reduceOp(n, "graph.reduce_max", *x, axes, true));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::lrn(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto alpha = floatAttr(n, "alpha", 1e-4);
+  auto beta = floatAttr(n, "beta", 0.75);
+  auto bias = floatAttr(n, "bias", 1.0);
+  auto size = intAttr(n, "size", 0);
+  if (failed(x) || failed(alpha) || failed(beta) || failed(bias) ||
+      failed(size))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || xt.getRank() < 3 || !xt.hasStaticShape() || *size <= 0) {
+    error(n) << "needs a static input of rank >= 3 and a positive size";
+    return failure();
+  }
+  // The channel window sum as an average pool over [N, 1, C, rest] with
+  // padding counted (sum / size).
+  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1);
+  int64_t rest = xt.getNumElements() / std::max<int64_t>(1, N * C);
+  auto sq = build(n, "graph.mul", {*x, *x});
+  if (failed(sq))
+    return failure();
+  auto r = reshapeTo(n, *sq, {N, 1, C, rest});
+  if (failed(r))
+    return failure();
+  int64_t lo = (*size - 1) / 2, hi = *size - 1 - lo;
+  auto avg = build(n, "graph.average_pool", {*r},
+                   {named("kernel_shape", i64s({*size, 1})),
+                    named("strides", i64s({1, 1})),
+                    named("pads", i64s({lo, 0, hi, 0})),
+                    named("dilations", i64s({1, 1})),
+                    named("ceil_mode", boolean(false)),
+                    named("count_include_pad", boolean(true))});
+  if (failed(avg))
+    return failure();
+  auto back = reshapeTo(n, *avg, xt.getShape());
+  if (failed(back))
+    return failure();
+  Type elem = elementTypeOf(*x);
+  auto scaled = build(n, "graph.mul", {*back, constant(n, scalarOf(elem, *alpha))});
+  if (failed(scaled))
+    return failure();
+  auto based = build(n, "graph.add", {*scaled, constant(n, scalarOf(elem, *bias))});
+  if (failed(based))
+    return failure();
+  auto powed = build(n, "graph.pow", {*based, constant(n, scalarOf(elem, *beta))});
+  if (failed(powed))
+    return failure();
+  return one(build(n, "graph.div", {*x, *powed}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::topK(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto axis = intAttr(n, "axis", -1);
+  auto largest = intAttr(n, "largest", 1);
+  if (failed(x) || failed(axis) || failed(largest))
+    return failure();
+  int64_t k;
+  if (n.opset() < 10) {
+    auto kv = intAttr(n, "k", -1);
+    if (failed(kv))
+      return failure();
+    k = *kv;
+  } else {
+    auto kIn = requireInput(n, 1, "K");
+    if (failed(kIn))
+      return failure();
+    SmallVector<int64_t> v;
+    if (failed(graph::getConstantInts(*kIn, v)) || v.size() != 1) {
+      unsupported(n) << ": 'K' is not a constant";
+      return failure();
+    }
+    k = v[0];
+  }
+  auto r = graph::createInferred(builder, n.loc, "graph.top_k", {*x},
+                                 {named("k", i64(k)), named("axis", i64(*axis)),
+                                  named("largest", boolean(*largest != 0))});
+  if (failed(r))
+    return failure();
+  return *r;
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::scatterElements(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto idx = requireInput(n, 1, "indices");
+  auto upd = requireInput(n, 2, "updates");
+  auto axis = intAttr(n, "axis", 0);
+  auto red = stringAttr(n, "reduction");
+  if (failed(x) || failed(idx) || failed(upd) || failed(axis) || failed(red))
+    return failure();
+  return one(build(n, "graph.scatter_elements", {*x, *idx, *upd},
+                   {named("axis", i64(*axis)),
+                    named("reduction",
+                          builder.getStringAttr(red->value_or("none")))}));
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::scatterND(NodeCtx &n) {
+  auto x = requireInput(n, 0, "data");
+  auto idx = requireInput(n, 1, "indices");
+  auto upd = requireInput(n, 2, "updates");
+  auto red = stringAttr(n, "reduction");
+  if (failed(x) || failed(idx) || failed(upd) || failed(red))
+    return failure();
+  return one(build(n, "graph.scatter_nd", {*x, *idx, *upd},
+                   {named("reduction",
+                          builder.getStringAttr(red->value_or("none")))}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tfrt::graph;
 
@@ -278,6 +280,77 @@ GRAPH_COMPATIBLE(UnsqueezeOp)
 GRAPH_COMPATIBLE(ShapeOp)
 GRAPH_COMPATIBLE(GatherOp)
 GRAPH_COMPATIBLE(ConstantOp)
+GRAPH_COMPATIBLE(MaxOp)
+GRAPH_COMPATIBLE(MinOp)
+GRAPH_COMPATIBLE(AndOp)
+GRAPH_COMPATIBLE(OrOp)
+GRAPH_COMPATIBLE(XorOp)
+GRAPH_COMPATIBLE(PReluOp)
+GRAPH_COMPATIBLE(EqualOp)
+GRAPH_COMPATIBLE(LessOp)
+GRAPH_COMPATIBLE(LessOrEqualOp)
+GRAPH_COMPATIBLE(GreaterOp)
+GRAPH_COMPATIBLE(GreaterOrEqualOp)
+GRAPH_COMPATIBLE(ModOp)
+GRAPH_COMPATIBLE(BitShiftOp)
+GRAPH_COMPATIBLE(WhereOp)
+GRAPH_COMPATIBLE(FloorOp)
+GRAPH_COMPATIBLE(CeilOp)
+GRAPH_COMPATIBLE(RoundOp)
+GRAPH_COMPATIBLE(SignOp)
+GRAPH_COMPATIBLE(ReciprocalOp)
+GRAPH_COMPATIBLE(ErfOp)
+GRAPH_COMPATIBLE(SinOp)
+GRAPH_COMPATIBLE(CosOp)
+GRAPH_COMPATIBLE(TanOp)
+GRAPH_COMPATIBLE(AsinOp)
+GRAPH_COMPATIBLE(AcosOp)
+GRAPH_COMPATIBLE(AtanOp)
+GRAPH_COMPATIBLE(SinhOp)
+GRAPH_COMPATIBLE(CoshOp)
+GRAPH_COMPATIBLE(AsinhOp)
+GRAPH_COMPATIBLE(AcoshOp)
+GRAPH_COMPATIBLE(AtanhOp)
+GRAPH_COMPATIBLE(SoftplusOp)
+GRAPH_COMPATIBLE(SoftsignOp)
+GRAPH_COMPATIBLE(NotOp)
+GRAPH_COMPATIBLE(IsNaNOp)
+GRAPH_COMPATIBLE(IsInfOp)
+GRAPH_COMPATIBLE(LeakyReluOp)
+GRAPH_COMPATIBLE(EluOp)
+GRAPH_COMPATIBLE(SeluOp)
+GRAPH_COMPATIBLE(CeluOp)
+GRAPH_COMPATIBLE(ThresholdedReluOp)
+GRAPH_COMPATIBLE(ShrinkOp)
+GRAPH_COMPATIBLE(LogSoftmaxOp)
+GRAPH_COMPATIBLE(HardmaxOp)
+GRAPH_COMPATIBLE(ReduceSumOp)
+GRAPH_COMPATIBLE(ReduceMeanOp)
+GRAPH_COMPATIBLE(ReduceMaxOp)
+GRAPH_COMPATIBLE(ReduceMinOp)
+GRAPH_COMPATIBLE(ReduceProdOp)
+GRAPH_COMPATIBLE(ReduceL1Op)
+GRAPH_COMPATIBLE(ReduceL2Op)
+GRAPH_COMPATIBLE(ReduceLogSumOp)
+GRAPH_COMPATIBLE(ReduceLogSumExpOp)
+GRAPH_COMPATIBLE(ReduceSumSquareOp)
+GRAPH_COMPATIBLE(ArgMaxOp)
+GRAPH_COMPATIBLE(ArgMinOp)
+GRAPH_COMPATIBLE(ResizeOp)
+GRAPH_COMPATIBLE(ConvTransposeOp)
+GRAPH_COMPATIBLE(ExpandOp)
+GRAPH_COMPATIBLE(TileOp)
+GRAPH_COMPATIBLE(PadOp)
+GRAPH_COMPATIBLE(CumSumOp)
+GRAPH_COMPATIBLE(GatherElementsOp)
+GRAPH_COMPATIBLE(GatherNDOp)
+GRAPH_COMPATIBLE(TriluOp)
+GRAPH_COMPATIBLE(OneHotOp)
+GRAPH_COMPATIBLE(BatchNormTrainingOp)
+GRAPH_COMPATIBLE(MaxPoolWithIndicesOp)
+GRAPH_COMPATIBLE(TopKOp)
+GRAPH_COMPATIBLE(ScatterElementsOp)
+GRAPH_COMPATIBLE(ScatterNDOp)
 #undef GRAPH_COMPATIBLE
 
 //===----------------------------------------------------------------------===//
@@ -320,7 +393,58 @@ GRAPH_INFER_BINARY(SubOp, true)
 GRAPH_INFER_BINARY(MulOp, true)
 GRAPH_INFER_BINARY(DivOp, true)
 GRAPH_INFER_BINARY(PowOp, false)
+GRAPH_INFER_BINARY(MaxOp, true)
+GRAPH_INFER_BINARY(MinOp, true)
+GRAPH_INFER_BINARY(AndOp, true)
+GRAPH_INFER_BINARY(OrOp, true)
+GRAPH_INFER_BINARY(XorOp, true)
+GRAPH_INFER_BINARY(PReluOp, true)
+GRAPH_INFER_BINARY(ModOp, true)
+GRAPH_INFER_BINARY(BitShiftOp, true)
 #undef GRAPH_INFER_BINARY
+
+/// Comparisons: broadcast like binary ops, result i1.
+#define GRAPH_INFER_COMPARE(OP)                                                \
+  LogicalResult OP::inferReturnTypes(MLIRContext *ctx,                         \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    if (failed(inferBinary(loc, adaptor.getLhs(), adaptor.getRhs(), true,      \
+                           types)))                                            \
+      return failure();                                                        \
+    types[0] = cast<ShapedType>(types[0]).clone(IntegerType::get(ctx, 1));     \
+    return success();                                                          \
+  }
+GRAPH_INFER_COMPARE(EqualOp)
+GRAPH_INFER_COMPARE(LessOp)
+GRAPH_INFER_COMPARE(LessOrEqualOp)
+GRAPH_INFER_COMPARE(GreaterOp)
+GRAPH_INFER_COMPARE(GreaterOrEqualOp)
+#undef GRAPH_INFER_COMPARE
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  if (!elementTypeOf(adaptor.getCondition()).isInteger(1))
+    return fail(loc, "where condition must be a tensor of i1");
+  SmallVector<Type> xy;
+  if (failed(inferBinary(loc, adaptor.getX(), adaptor.getY(), true, xy)))
+    return failure();
+  auto c = rankedOf(adaptor.getCondition());
+  auto r = dyn_cast<RankedTensorType>(xy[0]);
+  Type elem = elementTypeOf(adaptor.getX());
+  if (!c || !r) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  SmallVector<int64_t> shape;
+  if (failed(broadcastShapes(c.getShape(), r.getShape(), shape)))
+    return fail(loc, "where condition shape " + shapeStr(c.getShape()) +
+                         " does not broadcast with " + shapeStr(r.getShape()));
+  types.push_back(ranked(shape, elem));
+  return success();
+}
 
 #define GRAPH_INFER_SAME(OP)                                                   \
   LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location>,   \
@@ -342,7 +466,61 @@ GRAPH_INFER_SAME(IdentityOp)
 GRAPH_INFER_SAME(HardSigmoidOp)
 GRAPH_INFER_SAME(ClipOp)
 GRAPH_INFER_SAME(BatchNormOp)
+GRAPH_INFER_SAME(FloorOp)
+GRAPH_INFER_SAME(CeilOp)
+GRAPH_INFER_SAME(RoundOp)
+GRAPH_INFER_SAME(SignOp)
+GRAPH_INFER_SAME(ReciprocalOp)
+GRAPH_INFER_SAME(ErfOp)
+GRAPH_INFER_SAME(SinOp)
+GRAPH_INFER_SAME(CosOp)
+GRAPH_INFER_SAME(TanOp)
+GRAPH_INFER_SAME(AsinOp)
+GRAPH_INFER_SAME(AcosOp)
+GRAPH_INFER_SAME(AtanOp)
+GRAPH_INFER_SAME(SinhOp)
+GRAPH_INFER_SAME(CoshOp)
+GRAPH_INFER_SAME(AsinhOp)
+GRAPH_INFER_SAME(AcoshOp)
+GRAPH_INFER_SAME(AtanhOp)
+GRAPH_INFER_SAME(SoftplusOp)
+GRAPH_INFER_SAME(SoftsignOp)
+GRAPH_INFER_SAME(NotOp)
+GRAPH_INFER_SAME(LeakyReluOp)
+GRAPH_INFER_SAME(EluOp)
+GRAPH_INFER_SAME(SeluOp)
+GRAPH_INFER_SAME(CeluOp)
+GRAPH_INFER_SAME(ThresholdedReluOp)
+GRAPH_INFER_SAME(ShrinkOp)
+GRAPH_INFER_SAME(CumSumOp)
 #undef GRAPH_INFER_SAME
+
+#define GRAPH_INFER_PREDICATE(OP)                                              \
+  LogicalResult OP::inferReturnTypes(MLIRContext *ctx,                         \
+                                     std::optional<Location>, Adaptor adaptor, \
+                                     SmallVectorImpl<Type> &types) {           \
+    types.push_back(cast<ShapedType>(adaptor.getInput().getType())             \
+                        .clone(IntegerType::get(ctx, 1)));                     \
+    return success();                                                          \
+  }
+GRAPH_INFER_PREDICATE(IsNaNOp)
+GRAPH_INFER_PREDICATE(IsInfOp)
+#undef GRAPH_INFER_PREDICATE
+
+#define GRAPH_INFER_AXIS(OP, WHAT)                                             \
+  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    if (auto x = rankedOf(adaptor.getInput()))                                 \
+      if (failed(normalizeAxis(adaptor.getAxis(), x.getRank(), loc, WHAT)))    \
+        return failure();                                                      \
+    types.push_back(adaptor.getInput().getType());                             \
+    return success();                                                          \
+  }
+GRAPH_INFER_AXIS(LogSoftmaxOp, "log_softmax axis")
+GRAPH_INFER_AXIS(HardmaxOp, "hardmax axis")
+#undef GRAPH_INFER_AXIS
 
 LogicalResult ClipOp::verify() {
   for (Value bound : {getMin(), getMax()}) {
@@ -1029,6 +1207,436 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
   if (!value)
     return fail(loc, "constant needs a value");
   types.push_back(value.getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, arg max/min
+//===----------------------------------------------------------------------===//
+
+static LogicalResult inferReduce(std::optional<Location> loc, Value input,
+                                 ArrayRef<int64_t> axes, bool keepdims,
+                                 Type elem, SmallVectorImpl<Type> &types) {
+  auto x = rankedOf(input);
+  if (!x) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  int64_t rank = x.getRank();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : axes) {
+    auto axis = normalizeAxis(a, rank, loc, "reduction axis");
+    if (failed(axis))
+      return failure();
+    if (reduced[*axis])
+      return fail(loc, "reduction axis " + Twine(*axis) + " repeated");
+    reduced[*axis] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!reduced[i])
+      shape.push_back(x.getDimSize(i));
+    else if (keepdims)
+      shape.push_back(1);
+  }
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+#define GRAPH_INFER_REDUCE(OP)                                                 \
+  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    return inferReduce(loc, adaptor.getInput(), adaptor.getAxes(),             \
+                       adaptor.getKeepdims(),                                  \
+                       elementTypeOf(adaptor.getInput()), types);              \
+  }
+GRAPH_INFER_REDUCE(ReduceSumOp)
+GRAPH_INFER_REDUCE(ReduceMeanOp)
+GRAPH_INFER_REDUCE(ReduceMaxOp)
+GRAPH_INFER_REDUCE(ReduceMinOp)
+GRAPH_INFER_REDUCE(ReduceProdOp)
+GRAPH_INFER_REDUCE(ReduceL1Op)
+GRAPH_INFER_REDUCE(ReduceL2Op)
+GRAPH_INFER_REDUCE(ReduceLogSumOp)
+GRAPH_INFER_REDUCE(ReduceLogSumExpOp)
+GRAPH_INFER_REDUCE(ReduceSumSquareOp)
+#undef GRAPH_INFER_REDUCE
+
+#define GRAPH_INFER_ARG(OP)                                                    \
+  LogicalResult OP::inferReturnTypes(MLIRContext *ctx,                         \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    int64_t axis = adaptor.getAxis();                                          \
+    return inferReduce(loc, adaptor.getInput(), ArrayRef<int64_t>(axis),       \
+                       adaptor.getKeepdims(), IntegerType::get(ctx, 64),       \
+                       types);                                                 \
+  }
+GRAPH_INFER_ARG(ArgMaxOp)
+GRAPH_INFER_ARG(ArgMinOp)
+#undef GRAPH_INFER_ARG
+
+//===----------------------------------------------------------------------===//
+// Resize, ConvTranspose
+//===----------------------------------------------------------------------===//
+
+LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  ArrayRef<double> scales = adaptor.getScales();
+  StringRef mode = adaptor.getMode();
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return fail(loc, "resize mode '" + mode + "' is not one of nearest, "
+                     "linear, cubic");
+  StringRef ct = adaptor.getCoordinateTransformationMode();
+  if (ct != "half_pixel" && ct != "pytorch_half_pixel" &&
+      ct != "align_corners" && ct != "asymmetric" &&
+      ct != "tf_half_pixel_for_nn" && ct != "tf_crop_and_resize")
+    return fail(loc, "resize coordinate_transformation_mode '" + ct +
+                         "' is not supported");
+  StringRef nm = adaptor.getNearestMode();
+  if (nm != "round_prefer_floor" && nm != "round_prefer_ceil" &&
+      nm != "floor" && nm != "ceil")
+    return fail(loc, "resize nearest_mode '" + nm + "' is not supported");
+  if (llvm::any_of(scales, [](double s) { return !(s > 0); }))
+    return fail(loc, "resize scales must be positive");
+  auto x = rankedOf(adaptor.getInput());
+  std::optional<ArrayRef<int64_t>> sizes = adaptor.getSizes();
+  if (!x) {
+    if (sizes)
+      types.push_back(ranked(*sizes, elem));
+    else
+      types.push_back(unranked(elem));
+    return success();
+  }
+  int64_t rank = x.getRank();
+  if ((int64_t)scales.size() != rank || (sizes && (int64_t)sizes->size() != rank))
+    return fail(loc, "resize needs one scale (and size) per dimension, got " +
+                         Twine(scales.size()) + " for rank " + Twine(rank));
+  if (ct == "tf_crop_and_resize" && (int64_t)adaptor.getRoi().size() != 2 * rank)
+    return fail(loc, "tf_crop_and_resize needs a roi of 2 * rank values");
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (sizes)
+      shape.push_back((*sizes)[i]);
+    else if (x.isDynamicDim(i))
+      shape.push_back(kDyn);
+    else
+      shape.push_back((int64_t)std::floor(x.getDimSize(i) * scales[i]));
+  }
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  auto x = rankedOf(adaptor.getInput()), w = rankedOf(adaptor.getWeight());
+  if (!x || !w) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  int64_t rank = x.getRank();
+  if (rank < 3 || w.getRank() != rank)
+    return fail(loc, "conv_transpose input and weight need the same rank >= 3");
+  size_t spatial = rank - 2;
+  ArrayRef<int64_t> strides = adaptor.getStrides(),
+                    dilations = adaptor.getDilations(),
+                    pads = adaptor.getPads(),
+                    outPad = adaptor.getOutputPadding();
+  if (strides.size() != spatial || dilations.size() != spatial ||
+      outPad.size() != spatial || pads.size() != 2 * spatial)
+    return fail(loc, "conv_transpose needs " + Twine(spatial) +
+                         " strides, dilations and output paddings and " +
+                         Twine(2 * spatial) + " pads");
+  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }) ||
+      llvm::any_of(dilations, [](int64_t s) { return s <= 0; }) ||
+      llvm::any_of(outPad, [](int64_t s) { return s < 0; }))
+    return fail(loc, "conv_transpose strides and dilations must be positive "
+                     "and output paddings non-negative");
+  int64_t group = adaptor.getGroup();
+  if (group <= 0)
+    return fail(loc, "conv_transpose group must be positive");
+  int64_t c = x.getDimSize(1), wc = w.getDimSize(0), mg = w.getDimSize(1);
+  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) && c != wc)
+    return fail(loc, "conv_transpose input has " + Twine(c) +
+                         " channels but the weight has " + Twine(wc));
+  if (!ShapedType::isDynamic(c) && c % group != 0)
+    return fail(loc, "conv_transpose channels not divisible by group");
+  int64_t m = mulDims(mg, group);
+  if (Value b = adaptor.getBias())
+    if (auto bt = rankedOf(b))
+      if (bt.getRank() != 1 || (!bt.isDynamicDim(0) && !ShapedType::isDynamic(m) &&
+                                bt.getDimSize(0) != m))
+        return fail(loc, "conv_transpose bias must have shape [" + Twine(m) + "]");
+  SmallVector<int64_t> shape = {x.getDimSize(0), m};
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t in = x.getDimSize(2 + i), k = w.getDimSize(2 + i);
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k)) {
+      shape.push_back(kDyn);
+      continue;
+    }
+    int64_t o = strides[i] * (in - 1) + outPad[i] + (k - 1) * dilations[i] +
+                1 - pads[i] - pads[i + spatial];
+    if (o <= 0)
+      return fail(loc, "conv_transpose output would be empty");
+    shape.push_back(o);
+  }
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  auto x = rankedOf(adaptor.getInput());
+  SmallVector<int64_t> target;
+  if (!x || failed(getConstantInts(adaptor.getShape(), target))) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  SmallVector<int64_t> shape;
+  if (failed(broadcastShapes(x.getShape(), target, shape)))
+    return fail(loc, "expand: input shape " + shapeStr(x.getShape()) +
+                         " does not broadcast to " + shapeStr(target));
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  auto x = rankedOf(adaptor.getInput());
+  SmallVector<int64_t> reps;
+  if (!x || failed(getConstantInts(adaptor.getRepeats(), reps))) {
+    types.push_back(x ? ranked(SmallVector<int64_t>(x.getRank(), kDyn), elem)
+                      : unranked(elem));
+    return success();
+  }
+  if ((int64_t)reps.size() != x.getRank())
+    return fail(loc, "tile needs one repeat count per dimension");
+  SmallVector<int64_t> shape;
+  for (auto [d, r] : llvm::zip(x.getShape(), reps)) {
+    if (r < 0)
+      return fail(loc, "tile repeat counts must be non-negative");
+    shape.push_back(mulDims(d, r));
+  }
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  if (elementTypeOf(adaptor.getValue()) != elem)
+    return fail(loc, "pad value must have the input's element type");
+  StringRef mode = adaptor.getMode();
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return fail(loc, "pad mode '" + mode + "' is not supported");
+  auto x = rankedOf(adaptor.getInput());
+  if (!x) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  ArrayRef<int64_t> pads = adaptor.getPads();
+  int64_t rank = x.getRank();
+  if ((int64_t)pads.size() != 2 * rank)
+    return fail(loc, "pad needs " + Twine(2 * rank) + " pads");
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t d = x.getDimSize(i);
+    if (ShapedType::isDynamic(d)) {
+      shape.push_back(kDyn);
+      continue;
+    }
+    int64_t o = d + pads[i] + pads[i + rank];
+    if (o < 0)
+      return fail(loc, "pad crops dimension " + Twine(i) + " below zero");
+    shape.push_back(o);
+  }
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *,
+                                                 std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  auto x = rankedOf(adaptor.getInput());
+  auto idx = rankedOf(adaptor.getIndices());
+  if (x && idx) {
+    if (x.getRank() != idx.getRank())
+      return fail(loc, "gather_elements input and indices differ in rank");
+    if (failed(normalizeAxis(adaptor.getAxis(), x.getRank(), loc,
+                             "gather_elements axis")))
+      return failure();
+  }
+  if (!idx) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  types.push_back(ranked(idx.getShape(), elem));
+  return success();
+}
+
+LogicalResult GatherNDOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  auto x = rankedOf(adaptor.getInput());
+  auto idx = rankedOf(adaptor.getIndices());
+  if (!x || !idx || idx.getRank() == 0 || idx.isDynamicDim(idx.getRank() - 1)) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  int64_t b = adaptor.getBatchDims();
+  int64_t last = idx.getDimSize(idx.getRank() - 1);
+  if (b < 0 || b >= std::min(x.getRank(), idx.getRank()) ||
+      b + last > x.getRank())
+    return fail(loc, "gather_nd: invalid batch_dims or index tuple length");
+  SmallVector<int64_t> shape(idx.getShape().drop_back());
+  llvm::append_range(shape, x.getShape().drop_front(b + last));
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+LogicalResult TriluOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  if (auto x = rankedOf(adaptor.getInput()))
+    if (x.getRank() < 2)
+      return fail(loc, "trilu input must have rank >= 2");
+  if (auto k = rankedOf(adaptor.getK()))
+    if (k.hasStaticShape() && k.getNumElements() != 1)
+      return fail(loc, "trilu k must have one element");
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+LogicalResult OneHotOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getValues());
+  auto idx = rankedOf(adaptor.getIndices());
+  if (!idx) {
+    types.push_back(unranked(elem));
+    return success();
+  }
+  int64_t depth = adaptor.getDepth();
+  if (depth <= 0)
+    return fail(loc, "one_hot depth must be positive");
+  auto axis = normalizeAxis(adaptor.getAxis(), idx.getRank() + 1, loc,
+                            "one_hot axis");
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(idx.getShape());
+  shape.insert(shape.begin() + *axis, depth);
+  types.push_back(ranked(shape, elem));
+  return success();
+}
+
+LogicalResult BatchNormTrainingOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  auto x = rankedOf(adaptor.getInput());
+  if (x && x.getRank() < 2)
+    return fail(loc, "batch_norm_training input must have rank >= 2");
+  types.push_back(adaptor.getInput().getType());
+  types.push_back(adaptor.getMean().getType());
+  types.push_back(adaptor.getVariance().getType());
+  return success();
+}
+
+LogicalResult MaxPoolWithIndicesOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  if (failed(inferPool(loc, adaptor.getInput(), adaptor.getKernelShape(),
+                       adaptor.getStrides(), adaptor.getPads(),
+                       adaptor.getDilations(), adaptor.getCeilMode(), types)))
+    return failure();
+  types.push_back(cast<ShapedType>(types[0]).clone(IntegerType::get(ctx, 64)));
+  return success();
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  Type elem = elementTypeOf(adaptor.getInput());
+  Type i64 = IntegerType::get(ctx, 64);
+  auto x = rankedOf(adaptor.getInput());
+  if (!x) {
+    types.append({unranked(elem), unranked(i64)});
+    return success();
+  }
+  auto axis = normalizeAxis(adaptor.getAxis(), x.getRank(), loc, "top_k axis");
+  if (failed(axis))
+    return failure();
+  int64_t k = adaptor.getK();
+  if (k < 0 || (!x.isDynamicDim(*axis) && k > x.getDimSize(*axis)))
+    return fail(loc, "top_k k = " + Twine(k) + " is out of range");
+  SmallVector<int64_t> shape(x.getShape());
+  shape[*axis] = k;
+  types.append({ranked(shape, elem), ranked(shape, i64)});
+  return success();
+}
+
+static LogicalResult checkReduction(std::optional<Location> loc, StringRef r) {
+  if (r != "none" && r != "add" && r != "mul")
+    return fail(loc, "scatter reduction '" + r + "' is not supported");
+  return success();
+}
+
+LogicalResult ScatterElementsOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  if (failed(checkReduction(loc, adaptor.getReduction())))
+    return failure();
+  if (elementTypeOf(adaptor.getUpdates()) != elementTypeOf(adaptor.getInput()))
+    return fail(loc, "scatter updates must have the input's element type");
+  auto x = rankedOf(adaptor.getInput());
+  auto i = rankedOf(adaptor.getIndices()), u = rankedOf(adaptor.getUpdates());
+  if (x && i && u) {
+    if (x.getRank() != i.getRank() || i.getShape() != u.getShape())
+      return fail(loc, "scatter_elements indices and updates must have one "
+                       "shape and the input's rank");
+    if (failed(normalizeAxis(adaptor.getAxis(), x.getRank(), loc,
+                             "scatter_elements axis")))
+      return failure();
+  }
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+LogicalResult ScatterNDOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  if (failed(checkReduction(loc, adaptor.getReduction())))
+    return failure();
+  if (elementTypeOf(adaptor.getUpdates()) != elementTypeOf(adaptor.getInput()))
+    return fail(loc, "scatter updates must have the input's element type");
+  types.push_back(adaptor.getInput().getType());
   return success();
 }
 

@@ -124,6 +124,148 @@ def Graph_IdentityOp : Graph_UnaryOp<"identity", "the identity"> {
   let hasFolder = 1;
 }
 
+// Binary elementwise ops without folders (same element type on both sides).
+class Graph_ElementwiseOp<string mnemonic, string what, list<Trait> traits = []>
+    : Graph_Op<mnemonic, traits> {
+  let summary = what # " with numpy broadcasting";
+  let description = [{
+    Computes }] # what # [{ elementwise; operand shapes broadcast
+    numpy-style and both operands have the same element type. Comparisons
+    return `i1`; the others the operands' type.
+
+    Example:
+    ```mlir
+    %0 = graph.}] # mnemonic # [{ %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_MaxOp : Graph_ElementwiseOp<"max", "the maximum (ONNX Max, pairwise)", [Commutative]>;
+def Graph_MinOp : Graph_ElementwiseOp<"min", "the minimum (ONNX Min, pairwise)", [Commutative]>;
+def Graph_AndOp : Graph_ElementwiseOp<"and", "logical and of i1", [Commutative]>;
+def Graph_OrOp : Graph_ElementwiseOp<"or", "logical or of i1", [Commutative]>;
+def Graph_XorOp : Graph_ElementwiseOp<"xor", "logical xor of i1", [Commutative]>;
+def Graph_PReluOp : Graph_ElementwiseOp<"prelu", "x < 0 ? slope * x : x (ONNX PRelu; lhs is x, rhs the slope)">;
+def Graph_EqualOp : Graph_ElementwiseOp<"equal", "lhs == rhs", [Commutative]>;
+def Graph_LessOp : Graph_ElementwiseOp<"less", "lhs < rhs">;
+def Graph_LessOrEqualOp : Graph_ElementwiseOp<"less_or_equal", "lhs <= rhs">;
+def Graph_GreaterOp : Graph_ElementwiseOp<"greater", "lhs > rhs">;
+def Graph_GreaterOrEqualOp : Graph_ElementwiseOp<"greater_or_equal", "lhs >= rhs">;
+
+def Graph_ModOp : Graph_Op<"mod"> {
+  let summary = "remainder with numpy broadcasting";
+  let description = [{
+    ONNX Mod: with `fmod` the result has the sign of the dividend (C fmod),
+    otherwise of the divisor (Python %). Integer division by zero yields 0.
+
+    Example:
+    ```mlir
+    %0 = graph.mod %a, %b {fmod = false} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, BoolAttr:$fmod);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_BitShiftOp : Graph_Op<"bit_shift"> {
+  let summary = "logical shift of unsigned integers";
+  let description = [{
+    ONNX BitShift: `lhs << rhs` (`left`) or `lhs >> rhs`, broadcasting.
+
+    Example:
+    ```mlir
+    %0 = graph.bit_shift %a, %b {left = true} : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, BoolAttr:$left);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_WhereOp : Graph_Op<"where"> {
+  let summary = "condition ? x : y with numpy broadcasting";
+  let description = [{
+    ONNX Where: the three operands broadcast together.
+
+    Example:
+    ```mlir
+    %0 = graph.where %c, %x, %y : (tensor<2x1xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$condition, Graph_Tensor:$x, Graph_Tensor:$y);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_FloorOp : Graph_UnaryOp<"floor", "floor">;
+def Graph_CeilOp : Graph_UnaryOp<"ceil", "ceil">;
+def Graph_RoundOp : Graph_UnaryOp<"round", "rounding half to even">;
+def Graph_SignOp : Graph_UnaryOp<"sign", "the sign (-1, 0, 1)">;
+def Graph_ReciprocalOp : Graph_UnaryOp<"reciprocal", "1 / x">;
+def Graph_ErfOp : Graph_UnaryOp<"erf", "the error function">;
+def Graph_SinOp : Graph_UnaryOp<"sin", "the sine">;
+def Graph_CosOp : Graph_UnaryOp<"cos", "the cosine">;
+def Graph_TanOp : Graph_UnaryOp<"tan", "the tangent">;
+def Graph_AsinOp : Graph_UnaryOp<"asin", "the arcsine">;
+def Graph_AcosOp : Graph_UnaryOp<"acos", "the arccosine">;
+def Graph_AtanOp : Graph_UnaryOp<"atan", "the arctangent">;
+def Graph_SinhOp : Graph_UnaryOp<"sinh", "the hyperbolic sine">;
+def Graph_CoshOp : Graph_UnaryOp<"cosh", "the hyperbolic cosine">;
+def Graph_AsinhOp : Graph_UnaryOp<"asinh", "the inverse hyperbolic sine">;
+def Graph_AcoshOp : Graph_UnaryOp<"acosh", "the inverse hyperbolic cosine">;
+def Graph_AtanhOp : Graph_UnaryOp<"atanh", "the inverse hyperbolic tangent">;
+def Graph_SoftplusOp : Graph_UnaryOp<"softplus", "log(1 + exp(x))">;
+def Graph_SoftsignOp : Graph_UnaryOp<"softsign", "x / (1 + |x|)">;
+def Graph_NotOp : Graph_UnaryOp<"not", "logical not (i1)">;
+def Graph_IsNaNOp : Graph_UnaryOp<"is_nan", "x != x (result i1)">;
+
+def Graph_IsInfOp : Graph_Op<"is_inf"> {
+  let summary = "whether an element is infinite (result i1)";
+  let description = [{
+    ONNX IsInf: +inf counts when `detect_positive`, -inf when
+    `detect_negative`.
+
+    Example:
+    ```mlir
+    %0 = graph.is_inf %x {detect_negative = true, detect_positive = true} : (tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, BoolAttr:$detect_negative,
+                   BoolAttr:$detect_positive);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+// Elementwise activations with float parameters `alpha` and `beta`.
+class Graph_ActivationOp<string mnemonic, string what>
+    : Graph_Op<mnemonic> {
+  let summary = what;
+  let description = [{
+    ONNX activation: }] # what # [{. Parameters the op does not use are 0.
+
+    Example:
+    ```mlir
+    %0 = graph.}] # mnemonic # [{ %x {alpha = 0.1 : f32, beta = 0.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, F32Attr:$alpha, F32Attr:$beta);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_LeakyReluOp : Graph_ActivationOp<"leaky_relu", "x < 0 ? alpha * x : x">;
+def Graph_EluOp : Graph_ActivationOp<"elu", "x < 0 ? alpha * (exp(x) - 1) : x">;
+def Graph_SeluOp : Graph_ActivationOp<"selu", "beta * (x <= 0 ? alpha * (exp(x) - 1) : x) (beta is ONNX gamma)">;
+def Graph_CeluOp : Graph_ActivationOp<"celu", "max(0, x) + min(0, alpha * (exp(x / alpha) - 1))">;
+def Graph_ThresholdedReluOp : Graph_ActivationOp<"thresholded_relu", "x > alpha ? x : 0">;
+def Graph_ShrinkOp : Graph_ActivationOp<"shrink", "x < -alpha ? x + beta : x > alpha ? x - beta : 0 (alpha is ONNX lambd, beta bias)">;
+
 def Graph_HardSigmoidOp : Graph_Op<"hard_sigmoid"> {
   let summary = "max(0, min(1, alpha * x + beta))";
   let description = [{
@@ -339,6 +481,145 @@ def Graph_SoftmaxOp : Graph_Op<"softmax"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_LogSoftmaxOp : Graph_Op<"log_softmax"> {
+  let summary = "log of softmax along one axis";
+  let description = [{
+    ONNX LogSoftmax (opset 13 semantics; older forms are rewritten by the
+    importer like softmax).
+
+    Example:
+    ```mlir
+    %0 = graph.log_softmax %x {axis = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_HardmaxOp : Graph_Op<"hardmax"> {
+  let summary = "one-hot of the first maximum along one axis";
+  let description = [{
+    ONNX Hardmax (opset 13 semantics).
+
+    Example:
+    ```mlir
+    %0 = graph.hardmax %x {axis = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+class Graph_ReduceOp<string mnemonic, string what> : Graph_Op<mnemonic> {
+  let summary = what # " over `axes`";
+  let description = [{
+    ONNX Reduce op: reduces the listed (non-negative, distinct) `axes`;
+    `keepdims` keeps them as dimensions of size 1. The importer resolves
+    axes given as attributes or inputs and `noop_with_empty_axes`; an empty
+    list here reduces nothing.
+
+    Example:
+    ```mlir
+    %0 = graph.}] # mnemonic # [{ %x {axes = array<i64: 1>, keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$axes,
+                   BoolAttr:$keepdims);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", "sum">;
+def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", "mean">;
+def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", "maximum">;
+def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min", "minimum">;
+def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", "product">;
+def Graph_ReduceL1Op : Graph_ReduceOp<"reduce_l1", "sum of absolute values">;
+def Graph_ReduceL2Op : Graph_ReduceOp<"reduce_l2", "square root of the sum of squares">;
+def Graph_ReduceLogSumOp : Graph_ReduceOp<"reduce_log_sum", "log of the sum">;
+def Graph_ReduceLogSumExpOp : Graph_ReduceOp<"reduce_log_sum_exp", "log of the sum of exponentials">;
+def Graph_ReduceSumSquareOp : Graph_ReduceOp<"reduce_sum_square", "sum of squares">;
+
+class Graph_ArgOp<string mnemonic, string what> : Graph_Op<mnemonic> {
+  let summary = "index of the " # what # " along an axis (i64)";
+  let description = [{
+    ONNX ArgMax/ArgMin: the first index (last with `select_last_index`) of
+    the extreme value along `axis`; `keepdims` keeps the axis with size 1.
+
+    Example:
+    ```mlir
+    %0 = graph.}] # mnemonic # [{ %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Attr:$axis,
+                   BoolAttr:$keepdims, BoolAttr:$select_last_index);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ArgMaxOp : Graph_ArgOp<"arg_max", "maximum">;
+def Graph_ArgMinOp : Graph_ArgOp<"arg_min", "minimum">;
+
+def Graph_ResizeOp : Graph_Op<"resize"> {
+  let summary = "N-D resize (nearest, linear, cubic)";
+  let description = [{
+    ONNX Resize with the scales resolved: `scales` has one factor per
+    dimension; the result has `sizes` when present, else floor(in * scale).
+    `mode` is nearest, linear or cubic; `coordinate_transformation_mode` is
+    half_pixel, pytorch_half_pixel, align_corners, asymmetric,
+    tf_half_pixel_for_nn or tf_crop_and_resize (with `roi`: starts then ends,
+    normalized); `nearest_mode` is round_prefer_floor, round_prefer_ceil,
+    floor or ceil. Opset-10 Resize becomes asymmetric with floor rounding.
+
+    Example:
+    ```mlir
+    %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 2.0>, roi = array<f64>,
+                          mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                          nearest_mode = "floor", cubic_coeff_a = -7.5e-01 : f32,
+                          exclude_outside = false, extrapolation_value = 0.0 : f32}
+        : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseF64ArrayAttr:$scales,
+                   OptionalAttr<DenseI64ArrayAttr>:$sizes,
+                   DenseF64ArrayAttr:$roi, StrAttr:$mode,
+                   StrAttr:$coordinate_transformation_mode,
+                   StrAttr:$nearest_mode, F32Attr:$cubic_coeff_a,
+                   BoolAttr:$exclude_outside, F32Attr:$extrapolation_value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ConvTransposeOp : Graph_Op<"conv_transpose"> {
+  let summary = "N-D grouped transposed convolution in NC[D]HW layout";
+  let description = [{
+    ONNX ConvTranspose with explicit `strides`, `pads` (begins then ends),
+    `dilations`, `output_padding` (added at the end of each spatial
+    dimension) and `group`; the importer resolves `output_shape` and
+    `auto_pad` into pads and output padding. The weight is [C, M/group, k...];
+    output size = stride * (in - 1) + output_padding + (k - 1) * dilation + 1
+    - pad_begin - pad_end.
+
+    Example:
+    ```mlir
+    %0 = graph.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>,
+                                      dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>,
+                                      group = 1 : i64}
+        : (tensor<1x4x8x8xf32>, tensor<4x2x2x2xf32>) -> tensor<1x2x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$weight,
+                   Optional<Graph_Tensor>:$bias, DenseI64ArrayAttr:$strides,
+                   DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$dilations,
+                   DenseI64ArrayAttr:$output_padding, Graph_I64Attr:$group);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Shape manipulation
 //===----------------------------------------------------------------------===//
@@ -504,6 +785,244 @@ def Graph_GatherOp : Graph_Op<"gather"> {
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input `,` $indices attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
+}
+
+def Graph_ExpandOp : Graph_Op<"expand"> {
+  let summary = "broadcasts to a shape given as a tensor";
+  let description = [{
+    ONNX Expand: the result shape is the numpy broadcast of the input shape
+    and `shape` (a constant 1-D integer tensor once shapes are specialised).
+
+    Example:
+    ```mlir
+    %0 = graph.expand %x, %s : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$shape);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $shape attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TileOp : Graph_Op<"tile"> {
+  let summary = "repeats the input along every dimension";
+  let description = [{
+    ONNX Tile: `repeats` is a constant 1-D integer tensor with one count per
+    dimension.
+
+    Example:
+    ```mlir
+    %0 = graph.tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$repeats);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $repeats attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_PadOp : Graph_Op<"pad"> {
+  let summary = "pads (or crops, with negative pads) every dimension";
+  let description = [{
+    ONNX Pad with the pads resolved into `pads` (begins then ends, one pair
+    per dimension) and `mode` constant, reflect or edge; `value` is a scalar
+    tensor of the input's element type (used by constant mode).
+
+    Example:
+    ```mlir
+    %0 = graph.pad %x, %v {mode = "constant", pads = array<i64: 0, 1, 0, 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$value,
+                   DenseI64ArrayAttr:$pads, StrAttr:$mode);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $value attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_CumSumOp : Graph_Op<"cumsum"> {
+  let summary = "cumulative sum along an axis";
+  let description = [{
+    ONNX CumSum with the axis resolved into an attribute; `exclusive` leaves
+    the current element out, `reverse` sums from the end.
+
+    Example:
+    ```mlir
+    %0 = graph.cumsum %x {axis = 0 : i64, exclusive = false, reverse = false} : (tensor<5xf32>) -> tensor<5xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Attr:$axis,
+                   BoolAttr:$exclusive, BoolAttr:$reverse);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
+  let summary = "gathers single elements along an axis";
+  let description = [{
+    ONNX GatherElements: the result has the indices' shape;
+    out[i][j] = input[index[i][j]][j] for axis 0. Negative indices count from
+    the end.
+
+    Example:
+    ```mlir
+    %0 = graph.gather_elements %x, %i {axis = 1 : i64} : (tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$indices,
+                   Graph_I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherNDOp : Graph_Op<"gather_nd"> {
+  let summary = "gathers slices by index tuples";
+  let description = [{
+    ONNX GatherND: the last dimension of `indices` holds index tuples into
+    the dimensions after the `batch_dims` leading (shared) ones.
+
+    Example:
+    ```mlir
+    %0 = graph.gather_nd %x, %i {batch_dims = 0 : i64} : (tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$indices,
+                   Graph_I64Attr:$batch_dims);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TriluOp : Graph_Op<"trilu"> {
+  let summary = "upper or lower triangle of the last two dimensions";
+  let description = [{
+    ONNX Trilu: `k` (a one-element integer tensor, possibly computed at run
+    time; the importer materializes the default 0) offsets the diagonal.
+
+    Example:
+    ```mlir
+    %0 = graph.trilu %x, %k {upper = true} : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$k, BoolAttr:$upper);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $k attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_OneHotOp : Graph_Op<"one_hot"> {
+  let summary = "one-hot encoding";
+  let description = [{
+    ONNX OneHot with `depth` resolved into an attribute; `values` is
+    [off, on]; a new dimension of size `depth` is inserted at `axis`.
+    Negative indices count from depth.
+
+    Example:
+    ```mlir
+    %0 = graph.one_hot %i, %v {axis = -1 : i64, depth = 4 : i64} : (tensor<3xi64>, tensor<2xf32>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$indices, Graph_Tensor:$values,
+                   Graph_I64Attr:$depth, Graph_I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$indices `,` $values attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_BatchNormTrainingOp : Graph_Op<"batch_norm_training"> {
+  let summary = "training-mode batch normalization";
+  let description = [{
+    ONNX BatchNormalization with training_mode = 1: normalizes with the
+    batch statistics (mean and biased variance over all dimensions but 1)
+    and also returns the updated running statistics
+    `mean * momentum + batch_mean * (1 - momentum)` (likewise the variance).
+
+    Example:
+    ```mlir
+    %y, %rm, %rv = graph.batch_norm_training %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32, momentum = 0.9 : f32}
+        : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+          -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$scale,
+                   Graph_Tensor:$bias, Graph_Tensor:$mean, Graph_Tensor:$variance,
+                   F32Attr:$epsilon, F32Attr:$momentum);
+  let results = (outs Graph_Tensor:$result, Graph_Tensor:$running_mean,
+                 Graph_Tensor:$running_var);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_MaxPoolWithIndicesOp : Graph_Op<"max_pool_with_indices"> {
+  let summary = "max pooling that also returns the flat index of each maximum";
+  let description = [{
+    ONNX MaxPool with its Indices output: like graph.max_pool, plus the i64
+    index of the (first) maximum into the flattened input, row-major
+    (`storage_order` = 0) or with the spatial dimensions column-major (1).
+
+    Example:
+    ```mlir
+    %0, %1 = graph.max_pool_with_indices %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>,
+                            pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false,
+                            storage_order = 0 : i64}
+        : (tensor<1x4x8x8xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>)
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$kernel_shape,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode,
+                   Graph_I64Attr:$storage_order);
+  let results = (outs Graph_Tensor:$result, Graph_Tensor:$indices);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TopKOp : Graph_Op<"top_k"> {
+  let summary = "the k largest (smallest) elements along an axis and their indices";
+  let description = [{
+    ONNX TopK with `k` resolved into an attribute. Results are sorted (ties:
+    the lower index first); indices are i64.
+
+    Example:
+    ```mlir
+    %v, %i = graph.top_k %x {axis = -1 : i64, k = 2 : i64, largest = true}
+        : (tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>)
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Attr:$k, Graph_I64Attr:$axis,
+                   BoolAttr:$largest);
+  let results = (outs Graph_Tensor:$values, Graph_Tensor:$indices);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ScatterElementsOp : Graph_Op<"scatter_elements"> {
+  let summary = "writes updates at per-element indices along an axis";
+  let description = [{
+    ONNX ScatterElements: a copy of `input` where
+    out[..., indices[u], ...] (axis position) = updates[u]; `reduction` is
+    none (the last duplicate wins), add or mul.
+
+    Example:
+    ```mlir
+    %0 = graph.scatter_elements %x, %i, %u {axis = 1 : i64, reduction = "none"}
+        : (tensor<1x5xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<1x5xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$indices,
+                   Graph_Tensor:$updates, Graph_I64Attr:$axis, StrAttr:$reduction);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ScatterNDOp : Graph_Op<"scatter_nd"> {
+  let summary = "writes update slices at index tuples";
+  let description = [{
+    ONNX ScatterND: a copy of `input` with the slices addressed by the index
+    tuples in the last dimension of `indices` replaced (none), added to (add)
+    or multiplied by (mul) `updates`.
+
+    Example:
+    ```mlir
+    %0 = graph.scatter_nd %x, %i, %u {reduction = "none"}
+        : (tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>) -> tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IntTensor:$indices,
+                   Graph_Tensor:$updates, StrAttr:$reduction);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
 }
 
 def Graph_ConstantOp : Graph_Op<"constant", [ConstantLike]> {

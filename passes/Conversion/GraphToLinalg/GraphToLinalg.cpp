@@ -1839,6 +1839,1938 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// More elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// The value that never wins a minimum: +inf, or the highest integer.
+Value highestConst(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(f, APFloat::getInf(f.getFloatSemantics(), false)));
+  unsigned w = type.getIntOrFloatBitWidth();
+  APInt v = isUnsigned || w == 1 ? APInt::getMaxValue(w)
+                                 : APInt::getSignedMaxValue(w);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+}
+
+Value maxScalar(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MaximumFOp::create(b, l, x, y);
+  if (isUnsigned || x.getType().isInteger(1))
+    return arith::MaxUIOp::create(b, l, x, y);
+  return arith::MaxSIOp::create(b, l, x, y);
+}
+
+Value minScalar(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MinimumFOp::create(b, l, x, y);
+  if (isUnsigned || x.getType().isInteger(1))
+    return arith::MinUIOp::create(b, l, x, y);
+  return arith::MinSIOp::create(b, l, x, y);
+}
+
+/// Reshapes a static tensor to another static shape of the same size
+/// (collapse/expand where one suffices, else through 1-D).
+Value reshapeStatic(OpBuilder &b, Location loc, Value x,
+                    RankedTensorType dstT) {
+  auto srcT = cast<RankedTensorType>(x.getType());
+  int64_t sr = srcT.getRank(), dr = dstT.getRank();
+  if (srcT == dstT)
+    return x;
+  if (dr == 0)
+    return tensor::CollapseShapeOp::create(b, loc, dstT, x,
+                                           ArrayRef<ReassociationIndices>{});
+  if (sr == 0)
+    return tensor::ExpandShapeOp::create(b, loc, dstT, x,
+                                         ArrayRef<ReassociationIndices>{});
+  std::optional<SmallVector<ReassociationIndices>> re;
+  if (sr > dr)
+    re = getReassociationIndicesForCollapse(srcT.getShape(), dstT.getShape());
+  else if (sr < dr)
+    re = getReassociationIndicesForCollapse(dstT.getShape(), srcT.getShape());
+  if (re && sr > dr)
+    return tensor::CollapseShapeOp::create(b, loc, dstT, x, *re);
+  if (re)
+    return tensor::ExpandShapeOp::create(b, loc, dstT, x, *re);
+  auto all = [](int64_t n) {
+    ReassociationIndices r;
+    for (int64_t i = 0; i < n; ++i)
+      r.push_back(i);
+    return SmallVector<ReassociationIndices>{r};
+  };
+  auto flatT =
+      RankedTensorType::get({srcT.getNumElements()}, srcT.getElementType());
+  Value flat = x;
+  if (sr != 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, flatT, x, all(sr));
+  if (dr == 1)
+    return flat;
+  return tensor::ExpandShapeOp::create(b, loc, dstT, flat, all(dr));
+}
+
+/// Binary elementwise ops beyond the arithmetic ones, broadcasting.
+///
+///   %0 = graph.less %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+/// becomes one generic whose body is `arith.cmpf olt`; max/min use
+/// maximumf/minimumf (maxsi/maxui on integers), and/or/xor the arith bit ops,
+/// prelu `x < 0 ? x * slope : x`, mod remf (fmod) or a sign-corrected
+/// remainder, bit_shift shli/shrui.
+template <typename OpTy>
+struct ElementwiseLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+
+  static Value compute(OpTy op, OpBuilder &b, Location l, Value x, Value y,
+                       bool isUnsigned) {
+    Type t = x.getType();
+    bool isFloat = isa<FloatType>(t);
+    auto cmp = [&](arith::CmpFPredicate fp, arith::CmpIPredicate sp,
+                   arith::CmpIPredicate up) -> Value {
+      if (isFloat)
+        return arith::CmpFOp::create(b, l, fp, x, y);
+      return arith::CmpIOp::create(b, l, isUnsigned || t.isInteger(1) ? up : sp,
+                                   x, y);
+    };
+    using FP = arith::CmpFPredicate;
+    using IP = arith::CmpIPredicate;
+    if constexpr (std::is_same_v<OpTy, MaxOp>)
+      return maxScalar(b, l, x, y, isUnsigned);
+    if constexpr (std::is_same_v<OpTy, MinOp>)
+      return minScalar(b, l, x, y, isUnsigned);
+    if constexpr (std::is_same_v<OpTy, AndOp>)
+      return arith::AndIOp::create(b, l, x, y);
+    if constexpr (std::is_same_v<OpTy, OrOp>)
+      return arith::OrIOp::create(b, l, x, y);
+    if constexpr (std::is_same_v<OpTy, XorOp>)
+      return arith::XOrIOp::create(b, l, x, y);
+    if constexpr (std::is_same_v<OpTy, EqualOp>)
+      return cmp(FP::OEQ, IP::eq, IP::eq);
+    if constexpr (std::is_same_v<OpTy, LessOp>)
+      return cmp(FP::OLT, IP::slt, IP::ult);
+    if constexpr (std::is_same_v<OpTy, LessOrEqualOp>)
+      return cmp(FP::OLE, IP::sle, IP::ule);
+    if constexpr (std::is_same_v<OpTy, GreaterOp>)
+      return cmp(FP::OGT, IP::sgt, IP::ugt);
+    if constexpr (std::is_same_v<OpTy, GreaterOrEqualOp>)
+      return cmp(FP::OGE, IP::sge, IP::uge);
+    if constexpr (std::is_same_v<OpTy, PReluOp>) {
+      Value zero = zeroConst(b, l, t);
+      Value neg = isFloat ? arith::CmpFOp::create(b, l, FP::OLT, x, zero)
+                                .getResult()
+                          : arith::CmpIOp::create(b, l, IP::slt, x, zero)
+                                .getResult();
+      return arith::SelectOp::create(b, l, neg, mulScalar(b, l, x, y), x);
+    }
+    if constexpr (std::is_same_v<OpTy, BitShiftOp>) {
+      if (op.getLeft())
+        return arith::ShLIOp::create(b, l, x, y);
+      return arith::ShRUIOp::create(b, l, x, y);
+    }
+    if constexpr (std::is_same_v<OpTy, ModOp>) {
+      if (isFloat) {
+        Value r = arith::RemFOp::create(b, l, x, y);
+        if (op.getFmod())
+          return r;
+        // Python %: add the divisor when the signs differ and r != 0.
+        Value zero = zeroConst(b, l, t);
+        Value rNeg = arith::CmpFOp::create(b, l, FP::OLT, r, zero);
+        Value yNeg = arith::CmpFOp::create(b, l, FP::OLT, y, zero);
+        Value rNz = arith::CmpFOp::create(b, l, FP::UNE, r, zero);
+        Value differ = arith::AndIOp::create(
+            b, l, arith::XOrIOp::create(b, l, rNeg, yNeg), rNz);
+        return arith::SelectOp::create(b, l, differ,
+                                       arith::AddFOp::create(b, l, r, y), r);
+      }
+      // Integer: a zero divisor gives 0 instead of trapping.
+      Value zero = zeroConst(b, l, t);
+      Value one = scalarConst(b, l, t, 1);
+      Value yZero = arith::CmpIOp::create(b, l, IP::eq, y, zero);
+      Value ySafe = arith::SelectOp::create(b, l, yZero, one, y);
+      Value r = isUnsigned ? arith::RemUIOp::create(b, l, x, ySafe).getResult()
+                           : arith::RemSIOp::create(b, l, x, ySafe).getResult();
+      if (!isUnsigned && !op.getFmod()) {
+        Value rNeg = arith::CmpIOp::create(b, l, IP::slt, r, zero);
+        Value yNeg = arith::CmpIOp::create(b, l, IP::slt, ySafe, zero);
+        Value rNz = arith::CmpIOp::create(b, l, IP::ne, r, zero);
+        Value differ = arith::AndIOp::create(
+            b, l, arith::XOrIOp::create(b, l, rNeg, yNeg), rNz);
+        r = arith::SelectOp::create(b, l, differ,
+                                    arith::AddIOp::create(b, l, r, ySafe), r);
+      }
+      return arith::SelectOp::create(b, l, yZero, zero, r);
+    }
+    llvm_unreachable("unhandled elementwise op");
+  }
+
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    Type elem = getElementTypeOrSelf(adaptor.getLhs().getType());
+    if (!elem.isIntOrFloat())
+      return failOp(rewriter, op, opName(op) + " on non-numeric types");
+    constexpr bool logical = std::is_same_v<OpTy, AndOp> ||
+                             std::is_same_v<OpTy, OrOp> ||
+                             std::is_same_v<OpTy, XorOp>;
+    if ((logical || std::is_same_v<OpTy, BitShiftOp>) && isa<FloatType>(elem))
+      return failOp(rewriter, op, opName(op) + " needs integer operands");
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    bool isUnsigned = isUnsignedElem(op.getLhs().getType());
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), loweredResultType(op),
+        {adaptor.getLhs(), adaptor.getRhs()},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return compute(op, b, l, args[0], args[1], isUnsigned);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// graph.where -> one generic selecting between the broadcast operands.
+struct WhereLowering : OpConversionPattern<WhereOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WhereOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), loweredResultType(op),
+        {adaptor.getCondition(), adaptor.getX(), adaptor.getY()},
+        [](OpBuilder &b, Location l, ValueRange a) -> Value {
+          return arith::SelectOp::create(b, l, a[0], a[1], a[2]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+template <typename T, typename = void>
+struct HasAlphaBeta : std::false_type {};
+template <typename T>
+struct HasAlphaBeta<T, std::void_t<decltype(std::declval<T &>().getBeta())>>
+    : std::true_type {};
+
+Value indexConstI64(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+}
+
+/// Float unary math and activations -> one generic each.
+///
+///   %0 = graph.sin %x : (tensor<4xf32>) -> tensor<4xf32>
+/// becomes a generic with `math.sin`; the activations are written out in
+/// arith/math (elu: `x < 0 ? alpha * (exp(x) - 1) : x`, ...). sign and not
+/// also take integers; is_nan/is_inf return i1.
+template <typename OpTy>
+struct MathLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+
+  static constexpr bool acceptsInt =
+      std::is_same_v<OpTy, SignOp> || std::is_same_v<OpTy, NotOp> ||
+      std::is_same_v<OpTy, FloorOp> || std::is_same_v<OpTy, CeilOp> ||
+      std::is_same_v<OpTy, RoundOp>;
+
+  static Value compute(OpTy op, OpBuilder &b, Location l, Value x,
+                       bool isUnsigned) {
+    Type t = x.getType();
+    bool isFloat = isa<FloatType>(t);
+    using FP = arith::CmpFPredicate;
+    auto c = [&](double v) { return scalarConst(b, l, t, v); };
+    [[maybe_unused]] auto alpha = [&]() -> double {
+      if constexpr (HasAlphaBeta<OpTy>::value)
+        return op.getAlpha().convertToDouble();
+      return 0.0;
+    };
+    [[maybe_unused]] auto beta = [&]() -> double {
+      if constexpr (HasAlphaBeta<OpTy>::value)
+        return op.getBeta().convertToDouble();
+      return 0.0;
+    };
+    if constexpr (std::is_same_v<OpTy, FloorOp>)
+      return isFloat ? math::FloorOp::create(b, l, x).getResult() : x;
+    if constexpr (std::is_same_v<OpTy, CeilOp>)
+      return isFloat ? math::CeilOp::create(b, l, x).getResult() : x;
+    if constexpr (std::is_same_v<OpTy, RoundOp>)
+      return isFloat ? math::RoundEvenOp::create(b, l, x).getResult() : x;
+    if constexpr (std::is_same_v<OpTy, SignOp>) {
+      if (isFloat) {
+        Value pos = arith::CmpFOp::create(b, l, FP::OGT, x, c(0));
+        Value neg = arith::CmpFOp::create(b, l, FP::OLT, x, c(0));
+        Value r = arith::SelectOp::create(b, l, neg, c(-1), c(0));
+        r = arith::SelectOp::create(b, l, pos, c(1), r);
+        // NaN stays NaN.
+        Value nan = arith::CmpFOp::create(b, l, FP::UNO, x, x);
+        return arith::SelectOp::create(b, l, nan, x, r);
+      }
+      Value zero = zeroConst(b, l, t);
+      Value pos = arith::CmpIOp::create(
+          b, l, isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt,
+          x, zero);
+      Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero);
+      Value r = isUnsigned ? zero
+                           : arith::SelectOp::create(b, l, neg, c(-1), zero)
+                                 .getResult();
+      return arith::SelectOp::create(b, l, pos, c(1), r);
+    }
+    if constexpr (std::is_same_v<OpTy, NotOp>)
+      return arith::XOrIOp::create(
+          b, l, x, arith::ConstantOp::create(b, l, b.getIntegerAttr(t, -1)));
+    if constexpr (std::is_same_v<OpTy, ReciprocalOp>)
+      return arith::DivFOp::create(b, l, c(1), x);
+    if constexpr (std::is_same_v<OpTy, ErfOp>)
+      return math::ErfOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, SinOp>)
+      return math::SinOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, CosOp>)
+      return math::CosOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, TanOp>)
+      return math::TanOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, AsinOp>)
+      return math::AsinOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, AcosOp>)
+      return math::AcosOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, AtanOp>)
+      return math::AtanOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, SinhOp>)
+      return math::SinhOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, CoshOp>)
+      return math::CoshOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, AsinhOp>)
+      return math::AsinhOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, AcoshOp>)
+      return math::AcoshOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, AtanhOp>)
+      return math::AtanhOp::create(b, l, x);
+    if constexpr (std::is_same_v<OpTy, SoftplusOp>) {
+      // log(1 + exp(x)), computed as max(x, 0) + log1p(exp(-|x|)).
+      Value ax = math::AbsFOp::create(b, l, x);
+      Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, ax));
+      Value lg = math::Log1pOp::create(b, l, e);
+      return arith::AddFOp::create(
+          b, l, arith::MaximumFOp::create(b, l, x, c(0)), lg);
+    }
+    if constexpr (std::is_same_v<OpTy, SoftsignOp>)
+      return arith::DivFOp::create(
+          b, l, x, arith::AddFOp::create(b, l, c(1), math::AbsFOp::create(b, l, x)));
+    if constexpr (std::is_same_v<OpTy, IsNaNOp>)
+      return arith::CmpFOp::create(b, l, FP::UNO, x, x);
+    if constexpr (std::is_same_v<OpTy, IsInfOp>) {
+      auto ft = cast<FloatType>(t);
+      Value pinf = arith::ConstantOp::create(
+          b, l, b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics())));
+      Value ninf = arith::ConstantOp::create(
+          b, l,
+          b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(), true)));
+      Value r = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+      if (op.getDetectPositive())
+        r = arith::OrIOp::create(
+            b, l, r, arith::CmpFOp::create(b, l, FP::OEQ, x, pinf));
+      if (op.getDetectNegative())
+        r = arith::OrIOp::create(
+            b, l, r, arith::CmpFOp::create(b, l, FP::OEQ, x, ninf));
+      return r;
+    }
+    if constexpr (std::is_same_v<OpTy, LeakyReluOp>) {
+      Value neg = arith::CmpFOp::create(b, l, FP::OLT, x, c(0));
+      return arith::SelectOp::create(
+          b, l, neg, arith::MulFOp::create(b, l, x, c(alpha())), x);
+    }
+    if constexpr (std::is_same_v<OpTy, EluOp> || std::is_same_v<OpTy, SeluOp>) {
+      bool selu = std::is_same_v<OpTy, SeluOp>;
+      Value neg = arith::CmpFOp::create(b, l, selu ? FP::OLE : FP::OLT, x, c(0));
+      Value em1 = arith::SubFOp::create(b, l, math::ExpOp::create(b, l, x), c(1));
+      Value r = arith::SelectOp::create(
+          b, l, neg, arith::MulFOp::create(b, l, em1, c(alpha())), x);
+      if (selu)
+        r = arith::MulFOp::create(b, l, r, c(beta()));
+      return r;
+    }
+    if constexpr (std::is_same_v<OpTy, CeluOp>) {
+      double a = alpha();
+      Value e = arith::SubFOp::create(
+          b, l, math::ExpOp::create(b, l, arith::DivFOp::create(b, l, x, c(a))),
+          c(1));
+      Value neg = arith::MinimumFOp::create(
+          b, l, arith::MulFOp::create(b, l, e, c(a)), c(0));
+      return arith::AddFOp::create(
+          b, l, arith::MaximumFOp::create(b, l, x, c(0)), neg);
+    }
+    if constexpr (std::is_same_v<OpTy, ThresholdedReluOp>) {
+      Value gt = arith::CmpFOp::create(b, l, FP::OGT, x, c(alpha()));
+      return arith::SelectOp::create(b, l, gt, x, c(0));
+    }
+    if constexpr (std::is_same_v<OpTy, ShrinkOp>) {
+      double lambd = alpha(), bias = beta();
+      if (!isFloat) {
+        Value lo = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x,
+                                         c(-lambd));
+        Value hi = arith::CmpIOp::create(
+            b, l, isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt,
+            x, c(lambd));
+        Value r = arith::SelectOp::create(
+            b, l, hi, arith::SubIOp::create(b, l, x, c(bias)), zeroConst(b, l, t));
+        if (isUnsigned)
+          return r;
+        return arith::SelectOp::create(
+            b, l, lo, arith::AddIOp::create(b, l, x, c(bias)), r);
+      }
+      Value lo = arith::CmpFOp::create(b, l, FP::OLT, x, c(-lambd));
+      Value hi = arith::CmpFOp::create(b, l, FP::OGT, x, c(lambd));
+      Value r = arith::SelectOp::create(
+          b, l, hi, arith::SubFOp::create(b, l, x, c(bias)), c(0));
+      return arith::SelectOp::create(
+          b, l, lo, arith::AddFOp::create(b, l, x, c(bias)), r);
+    }
+    llvm_unreachable("unhandled math op");
+  }
+
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
+    Type elem = getElementTypeOrSelf(op.getInput().getType());
+    if (!isFloatElem(elem) &&
+        !((acceptsInt || std::is_same_v<OpTy, ShrinkOp>) && elem.isInteger()))
+      return failOp(rewriter, op,
+                    opName(op) + " on element type " + typeStr(elem) +
+                        " is not supported");
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), loweredResultType(op), {adaptor.getInput()},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return compute(op, b, l, args[0], isUnsigned);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+enum class ReduceKind { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp,
+                        SumSquare };
+
+template <typename OpTy> constexpr ReduceKind reduceKindOf() {
+  if constexpr (std::is_same_v<OpTy, ReduceSumOp>) return ReduceKind::Sum;
+  if constexpr (std::is_same_v<OpTy, ReduceMeanOp>) return ReduceKind::Mean;
+  if constexpr (std::is_same_v<OpTy, ReduceMaxOp>) return ReduceKind::Max;
+  if constexpr (std::is_same_v<OpTy, ReduceMinOp>) return ReduceKind::Min;
+  if constexpr (std::is_same_v<OpTy, ReduceProdOp>) return ReduceKind::Prod;
+  if constexpr (std::is_same_v<OpTy, ReduceL1Op>) return ReduceKind::L1;
+  if constexpr (std::is_same_v<OpTy, ReduceL2Op>) return ReduceKind::L2;
+  if constexpr (std::is_same_v<OpTy, ReduceLogSumOp>) return ReduceKind::LogSum;
+  if constexpr (std::is_same_v<OpTy, ReduceLogSumExpOp>) return ReduceKind::LogSumExp;
+  return ReduceKind::SumSquare;
+}
+
+/// Reduces `x` over the dims marked in `reduced` with `kind`; the result has
+/// the kept dims only. Mean/L2/LogSum/LogSumExp get their final step.
+Value buildReduce(OpBuilder &b, Location loc, Value x, ArrayRef<bool> reduced,
+                  ReduceKind kind, bool isUnsigned) {
+  MLIRContext *ctx = b.getContext();
+  auto xt = cast<RankedTensorType>(x.getType());
+  Type elem = xt.getElementType();
+  int64_t rank = xt.getRank(), count = 1;
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<utils::IteratorType> iters = parallelIters(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (reduced[i]) {
+      iters[i] = utils::IteratorType::reduction;
+      count *= xt.getDimSize(i);
+      continue;
+    }
+    shape.push_back(xt.getDimSize(i));
+    exprs.push_back(getAffineDimExpr(i, ctx));
+  }
+  Value initV;
+  switch (kind) {
+  case ReduceKind::Max: initV = lowestConst(b, loc, elem, isUnsigned); break;
+  case ReduceKind::Min: initV = highestConst(b, loc, elem, isUnsigned); break;
+  case ReduceKind::Prod: initV = scalarConst(b, loc, elem, 1); break;
+  default: initV = zeroConst(b, loc, elem); break;
+  }
+  Value init = filledTensor(b, loc, shape, initV);
+  bool isFloat = isa<FloatType>(elem);
+  Value acc = buildGeneric(
+      b, loc, {x}, init,
+      {b.getMultiDimIdentityMap(rank), AffineMap::get(rank, 0, exprs, ctx)},
+      iters, [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value v = a[0], o = a[1];
+        switch (kind) {
+        case ReduceKind::Max: return maxScalar(nb, l, v, o, isUnsigned);
+        case ReduceKind::Min: return minScalar(nb, l, v, o, isUnsigned);
+        case ReduceKind::Prod: return mulScalar(nb, l, v, o);
+        case ReduceKind::L1:
+          if (isFloat)
+            v = math::AbsFOp::create(nb, l, v);
+          else if (!isUnsigned)
+            v = arith::MaxSIOp::create(
+                nb, l, v, arith::SubIOp::create(nb, l, zeroConst(nb, l, elem), v));
+          return addScalar(nb, l, v, o);
+        case ReduceKind::L2:
+        case ReduceKind::SumSquare:
+          return mulAdd(nb, l, o, v, v);
+        case ReduceKind::LogSumExp:
+          return addScalar(nb, l, math::ExpOp::create(nb, l, v), o);
+        default: return addScalar(nb, l, v, o);
+        }
+      });
+  if (kind != ReduceKind::Mean && kind != ReduceKind::L2 &&
+      kind != ReduceKind::LogSum && kind != ReduceKind::LogSumExp)
+    return acc;
+  int64_t r = shape.size();
+  AffineMap id = b.getMultiDimIdentityMap(r);
+  return buildGeneric(
+      b, loc, {acc}, emptyTensor(b, loc, shape, elem), {id, id},
+      parallelIters(r), [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value v = a[0];
+        switch (kind) {
+        case ReduceKind::Mean:
+          if (isFloat)
+            return arith::DivFOp::create(nb, l, v,
+                                         scalarConst(nb, l, elem, count));
+          if (isUnsigned)
+            return arith::DivUIOp::create(nb, l, v,
+                                          scalarConst(nb, l, elem, count));
+          return arith::DivSIOp::create(nb, l, v,
+                                        scalarConst(nb, l, elem, count));
+        case ReduceKind::L2: return math::SqrtOp::create(nb, l, v);
+        default: return math::LogOp::create(nb, l, v);
+        }
+      });
+}
+
+/// graph.reduce_* -> a reduction generic into the kept dims (init: 0, 1,
+/// -inf or +inf), a finishing generic for mean/l2/log_sum/log_sum_exp, and
+/// an expand_shape for keepdims.
+///
+///   %0 = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+/// becomes
+///   %s = linalg.generic {maps = [(i,j) -> (i,j), (i,j) -> (i)], [par, red]} ins(%x) outs(%zeros) { addf }
+///   %m = linalg.generic {maps = [id, id]} ins(%s) outs(%e) { divf %in, 3.0 }
+///   %0 = tensor.expand_shape %m [[0, 1]] output_shape [2, 1]
+template <typename OpTy>
+struct ReduceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    constexpr ReduceKind kind = reduceKindOf<OpTy>();
+    Type elem = getElementTypeOrSelf(op.getType());
+    if (!elem.isIntOrFloat() ||
+        (!isa<FloatType>(elem) &&
+         (kind == ReduceKind::L2 || kind == ReduceKind::LogSum ||
+          kind == ReduceKind::LogSumExp)))
+      return failOp(rewriter, op,
+                    opName(op) + " on element type " + typeStr(elem) +
+                        " is not supported");
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    auto xt = cast<RankedTensorType>(adaptor.getInput().getType());
+    SmallVector<bool> reduced(xt.getRank(), false);
+    for (int64_t a : op.getAxes()) {
+      if (a < 0)
+        a += xt.getRank();
+      if (a < 0 || a >= xt.getRank())
+        return failOp(rewriter, op, "reduction axis out of range");
+      reduced[a] = true;
+    }
+    Value r = buildReduce(rewriter, op.getLoc(), adaptor.getInput(), reduced,
+                          kind, isUnsignedElem(op.getInput().getType()));
+    rewriter.replaceOp(op, reshapeStatic(rewriter, op.getLoc(), r,
+                                         loweredResultType(op)));
+    return success();
+  }
+};
+
+/// Index of the max (min) of `x` along `axis`: a two-output reduction
+/// generic (value, i64 index); the first extreme wins unless `last`.
+Value buildArgReduce(OpBuilder &b, Location loc, Value x, int64_t axis,
+                     bool isMax, bool last, bool isUnsigned) {
+  MLIRContext *ctx = b.getContext();
+  auto xt = cast<RankedTensorType>(x.getType());
+  Type elem = xt.getElementType();
+  int64_t rank = xt.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<utils::IteratorType> iters = parallelIters(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i == axis) {
+      iters[i] = utils::IteratorType::reduction;
+      continue;
+    }
+    shape.push_back(xt.getDimSize(i));
+    exprs.push_back(getAffineDimExpr(i, ctx));
+  }
+  Type i64 = b.getI64Type();
+  Value valInit = filledTensor(
+      b, loc, shape,
+      isMax ? lowestConst(b, loc, elem, isUnsigned)
+            : highestConst(b, loc, elem, isUnsigned));
+  Value idxInit = filledTensor(b, loc, shape, indexConstI64(b, loc, -1));
+  AffineMap out = AffineMap::get(rank, 0, exprs, ctx);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{valInit.getType(), idxInit.getType()}, ValueRange{x},
+      ValueRange{valInit, idxInit},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank), out, out}, iters,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value v = a[0], best = a[1], bestIdx = a[2];
+        Value i = arith::IndexCastOp::create(
+            nb, l, i64, linalg::IndexOp::create(nb, l, axis));
+        Value better;
+        if (isa<FloatType>(elem)) {
+          auto p = isMax ? (last ? arith::CmpFPredicate::OGE
+                                 : arith::CmpFPredicate::OGT)
+                         : (last ? arith::CmpFPredicate::OLE
+                                 : arith::CmpFPredicate::OLT);
+          better = arith::CmpFOp::create(nb, l, p, v, best);
+        } else {
+          using IP = arith::CmpIPredicate;
+          IP p = isMax ? (last ? (isUnsigned ? IP::uge : IP::sge)
+                               : (isUnsigned ? IP::ugt : IP::sgt))
+                       : (last ? (isUnsigned ? IP::ule : IP::sle)
+                               : (isUnsigned ? IP::ult : IP::slt));
+          better = arith::CmpIOp::create(nb, l, p, v, best);
+        }
+        // The first element always counts (all -inf / NaN-free inputs).
+        Value first = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                            bestIdx, indexConstI64(nb, l, 0));
+        better = arith::OrIOp::create(nb, l, better, first);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, better, v, best),
+                       arith::SelectOp::create(nb, l, better, i, bestIdx)});
+      });
+  return generic.getResult(1);
+}
+
+/// graph.arg_max / arg_min -> a (value, index) reduction generic along the
+/// axis, then expand_shape for keepdims.
+template <typename OpTy>
+struct ArgLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    auto xt = cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!xt.getElementType().isIntOrFloat())
+      return failOp(rewriter, op, opName(op) + " on non-numeric types");
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += xt.getRank();
+    Value r = buildArgReduce(rewriter, op.getLoc(), adaptor.getInput(), axis,
+                             std::is_same_v<OpTy, ArgMaxOp>,
+                             op.getSelectLastIndex(),
+                             isUnsignedElem(op.getInput().getType()));
+    rewriter.replaceOp(op, reshapeStatic(rewriter, op.getLoc(), r,
+                                         loweredResultType(op)));
+    return success();
+  }
+};
+
+/// graph.log_softmax -> max, x - max, log(sum(exp(x - max))), subtract.
+/// graph.hardmax -> arg max along the axis, then `index == argmax`.
+template <typename OpTy>
+struct AxisNormLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)) ||
+        failed(requireFloat(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    RankedTensorType type = loweredResultType(op);
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    Location loc = op.getLoc();
+    MLIRContext *ctx = this->getContext();
+    Type elem = type.getElementType();
+    Value x = adaptor.getInput();
+    SmallVector<AffineExpr> redExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis)
+        redExprs.push_back(getAffineDimExpr(i, ctx));
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap red = AffineMap::get(rank, 0, redExprs, ctx);
+    if constexpr (std::is_same_v<OpTy, HardmaxOp>) {
+      Value idx = buildArgReduce(rewriter, loc, x, axis, true, false, false);
+      Value result = buildGeneric(
+          rewriter, loc, {idx}, emptyTensor(rewriter, loc, type.getShape(), elem),
+          {red, id}, parallelIters(rank),
+          [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+            Value i = arith::IndexCastOp::create(
+                b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+            Value eq = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i,
+                                             a[0]);
+            return arith::SelectOp::create(b, l, eq, scalarConst(b, l, elem, 1),
+                                           zeroConst(b, l, elem));
+          });
+      rewriter.replaceOp(op, result);
+    } else {
+      SmallVector<bool> reduced(rank, false);
+      reduced[axis] = true;
+      Value max = buildReduce(rewriter, loc, x, reduced, ReduceKind::Max, false);
+      Value shifted = buildGeneric(
+          rewriter, loc, {x, max}, emptyTensor(rewriter, loc, type.getShape(), elem),
+          {id, red, id}, parallelIters(rank),
+          [](OpBuilder &b, Location l, ValueRange a) -> Value {
+            return arith::SubFOp::create(b, l, a[0], a[1]);
+          });
+      Value lse = buildReduce(rewriter, loc, shifted, reduced,
+                              ReduceKind::LogSumExp, false);
+      Value result = buildGeneric(
+          rewriter, loc, {shifted, lse},
+          emptyTensor(rewriter, loc, type.getShape(), elem), {id, red, id},
+          parallelIters(rank),
+          [](OpBuilder &b, Location l, ValueRange a) -> Value {
+            return arith::SubFOp::create(b, l, a[0], a[1]);
+          });
+      rewriter.replaceOp(op, result);
+    }
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Resize
+//===----------------------------------------------------------------------===//
+
+/// Per output position of one dimension: the source indices and weights of
+/// its taps (all rows have the same number of taps; -1 marks a position
+/// outside a tf_crop_and_resize roi, which yields the extrapolation value).
+struct ResizeTable {
+  int64_t taps = 1;
+  SmallVector<int64_t> idx;  // [out][taps]
+  SmallVector<double> w;     // [out][taps]
+  bool identity = false, unitWeights = false, outside = false;
+};
+
+ResizeTable computeResizeTable(ResizeOp op, int64_t dim, int64_t in,
+                               int64_t out) {
+  double scale = op.getScales()[dim];
+  StringRef mode = op.getMode(), ct = op.getCoordinateTransformationMode(),
+            nm = op.getNearestMode();
+  double a = op.getCubicCoeffA().convertToDouble();
+  bool exclude = op.getExcludeOutside();
+  ArrayRef<double> roi = op.getRoi();
+  int64_t rank = op.getScales().size();
+  double outWidth = scale * in;
+  int64_t n = mode == "nearest" ? 2 : mode == "linear" ? 2 : 4;
+  int64_t pad = (n + 1) / 2;
+  ResizeTable t;
+  SmallVector<SmallVector<std::pair<int64_t, double>>> rows;
+  for (int64_t x = 0; x < out; ++x) {
+    double xo;
+    bool outside = false;
+    if (ct == "align_corners") {
+      xo = outWidth == 1 ? 0.0 : x * (in - 1) / (outWidth - 1);
+    } else if (ct == "asymmetric") {
+      xo = x / scale;
+    } else if (ct == "tf_crop_and_resize") {
+      double r0 = roi[dim], r1 = roi[dim + rank];
+      xo = outWidth == 1 ? (r1 - r0) * (in - 1) / 2
+                         : x * (r1 - r0) * (in - 1) / (outWidth - 1);
+      xo += r0 * (in - 1);
+      outside = xo < 0 || xo > in - 1;
+    } else if (ct == "pytorch_half_pixel") {
+      xo = outWidth == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    } else if (ct == "tf_half_pixel_for_nn") {
+      xo = (x + 0.5) / scale;
+    } else {
+      xo = (x + 0.5) / scale - 0.5;
+    }
+    double fl = std::floor(xo);
+    double ratio = xo == fl ? 1.0 : xo - fl;
+    SmallVector<double> coeffs;
+    if (mode == "nearest") {
+      if (ratio == 1.0)
+        coeffs = {0, 1};
+      else if (nm == "round_prefer_ceil")
+        coeffs = {double(ratio < 0.5), double(ratio >= 0.5)};
+      else if (nm == "floor")
+        coeffs = {1, 0};
+      else if (nm == "ceil")
+        coeffs = {0, 1};
+      else
+        coeffs = {double(ratio <= 0.5), double(ratio > 0.5)};
+    } else if (mode == "linear") {
+      coeffs = {1 - ratio, ratio};
+    } else {
+      double r = ratio, s = 1 - ratio;
+      coeffs = {((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
+                ((a + 2) * r - (a + 3)) * r * r + 1,
+                ((a + 2) * s - (a + 3)) * s * s + 1,
+                ((a * (s + 1) - 5 * a) * (s + 1) + 8 * a) * (s + 1) - 4 * a};
+    }
+    // The n nearest positions of the edge-padded axis (ties: the smaller).
+    double xp = xo + pad;
+    int64_t base = (int64_t)std::floor(xp);
+    SmallVector<int64_t> cand;
+    for (int64_t c = base - n - 1; c <= base + n + 1; ++c)
+      if (c >= 0 && c < in + 2 * pad)
+        cand.push_back(c);
+    llvm::sort(cand, [&](int64_t p, int64_t q) {
+      double dp = std::abs(xp - p), dq = std::abs(xp - q);
+      return dp != dq ? dp < dq : p < q;
+    });
+    cand.resize(std::min<size_t>(n, cand.size()));
+    llvm::sort(cand);
+    SmallVector<std::pair<int64_t, double>> row;
+    double sum = 0;
+    for (auto [i, c] : llvm::enumerate(cand)) {
+      int64_t idx = c - pad;
+      double w = coeffs[i];
+      if (exclude && (idx < 0 || idx >= in))
+        w = 0;
+      sum += w;
+      row.push_back({std::clamp<int64_t>(idx, 0, in - 1), w});
+    }
+    if (exclude && sum != 0)
+      for (auto &p : row)
+        p.second /= sum;
+    // Taps with a weight first.
+    std::stable_sort(row.begin(), row.end(), [](auto &p, auto &q) {
+      return p.second != 0 && q.second == 0;
+    });
+    if (outside) {
+      t.outside = true;
+      for (auto &p : row)
+        p.first = -1;
+    }
+    rows.push_back(row);
+  }
+  int64_t taps = 1;
+  for (auto &row : rows)
+    for (int64_t i = 0; i < (int64_t)row.size(); ++i)
+      if (row[i].second != 0)
+        taps = std::max(taps, i + 1);
+  t.taps = taps;
+  t.identity = in == out && !t.outside;
+  t.unitWeights = true;
+  for (auto [o, row] : llvm::enumerate(rows)) {
+    for (int64_t i = 0; i < taps; ++i) {
+      int64_t idx = i < (int64_t)row.size() ? row[i].first : 0;
+      double w = i < (int64_t)row.size() ? row[i].second : 0;
+      t.idx.push_back(idx);
+      t.w.push_back(w);
+      t.unitWeights &= w == 1.0;
+      t.identity &= taps == 1 && w == 1.0 && idx == (int64_t)o;
+    }
+  }
+  return t;
+}
+
+/// graph.resize (static) -> one generic over the result (and one reduction
+/// loop per resized dimension with several taps) reading the input with
+/// tensor.extract at indices from constant per-dimension tables; the tap
+/// weights (linear, cubic) come from constant tables too. All coordinate
+/// math happens at compile time, following the ONNX reference.
+///
+///   %0 = graph.resize %x {mode = "nearest", scales = [1, 1, 2, 2], ...}
+///       : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+/// becomes
+///   %i2 = arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
+///   %0 = linalg.generic {maps = [(n,c,h,w) -> (h), (n,c,h,w) -> (w), id]}
+///       ins(%i2, %i3) outs(%e) { %v = tensor.extract %x[n, c, %h, %w] }
+struct ResizeLowering : OpConversionPattern<ResizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    RankedTensorType type = loweredResultType(op);
+    Type elem = type.getElementType();
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    SmallVector<ResizeTable> tables;
+    bool needWeights = false, outside = false;
+    for (int64_t i = 0; i < rank; ++i) {
+      tables.push_back(computeResizeTable(op, i, xt.getDimSize(i),
+                                          type.getDimSize(i)));
+      needWeights |= !tables.back().unitWeights;
+      outside |= tables.back().outside;
+    }
+    if (needWeights && !isa<FloatType>(elem))
+      return failOp(rewriter, op,
+                    "resize with interpolation needs a float element type");
+    // Loops: the result dims, then one tap loop per dim with several taps.
+    SmallVector<int64_t> tapLoop(rank, -1);
+    int64_t loops = rank;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!tables[i].identity && tables[i].taps > 1)
+        tapLoop[i] = loops++;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> maps;
+    SmallVector<int64_t> idxArg(rank, -1), wArg(rank, -1);
+    Type i64 = rewriter.getI64Type();
+    for (int64_t i = 0; i < rank; ++i) {
+      const ResizeTable &t = tables[i];
+      if (t.identity)
+        continue;
+      int64_t o = type.getDimSize(i);
+      SmallVector<int64_t> shape{o};
+      SmallVector<AffineExpr> e{d(i)};
+      if (t.taps > 1) {
+        shape.push_back(t.taps);
+        e.push_back(d(tapLoop[i]));
+      }
+      idxArg[i] = ins.size();
+      ins.push_back(arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(RankedTensorType::get(shape, i64),
+                                 ArrayRef<int64_t>(t.idx))));
+      maps.push_back(AffineMap::get(loops, 0, e, ctx));
+      if (!t.unitWeights) {
+        SmallVector<APFloat> ws;
+        for (double w : t.w) {
+          APFloat f(w);
+          bool lost;
+          f.convert(cast<FloatType>(elem).getFloatSemantics(),
+                    APFloat::rmNearestTiesToEven, &lost);
+          ws.push_back(f);
+        }
+        wArg[i] = ins.size();
+        ins.push_back(arith::ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(RankedTensorType::get(shape, elem), ws)));
+        maps.push_back(AffineMap::get(loops, 0, e, ctx));
+      }
+    }
+    SmallVector<AffineExpr> oe;
+    for (int64_t i = 0; i < rank; ++i)
+      oe.push_back(d(i));
+    maps.push_back(AffineMap::get(loops, 0, oe, ctx));
+    bool reduce = loops > rank;
+    SmallVector<utils::IteratorType> iters = parallelIters(loops);
+    for (int64_t i = rank; i < loops; ++i)
+      iters[i] = utils::IteratorType::reduction;
+    Value init = reduce ? filledTensor(rewriter, loc, type.getShape(),
+                                       zeroConst(rewriter, loc, elem))
+                        : emptyTensor(rewriter, loc, type.getShape(), elem);
+    double extrap = op.getExtrapolationValue().convertToDouble();
+    Value result = buildGeneric(
+        rewriter, loc, ins, init, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          SmallVector<Value> coords;
+          Value isOut;
+          Value zero = indexConst(b, l, 0);
+          for (int64_t i = 0; i < rank; ++i) {
+            if (idxArg[i] < 0) {
+              coords.push_back(linalg::IndexOp::create(b, l, i));
+              continue;
+            }
+            Value k = arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                 a[idxArg[i]]);
+            if (tables[i].outside) {
+              Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                                k, zero);
+              isOut = isOut ? arith::OrIOp::create(b, l, isOut, neg).getResult()
+                            : neg;
+              k = arith::MaxSIOp::create(b, l, k, zero);
+            }
+            coords.push_back(k);
+          }
+          Value v = tensor::ExtractOp::create(b, l, x, coords);
+          if (isOut)
+            v = arith::SelectOp::create(b, l, isOut,
+                                        scalarConst(b, l, elem, extrap), v);
+          for (int64_t i = 0; i < rank; ++i)
+            if (wArg[i] >= 0)
+              v = arith::MulFOp::create(b, l, v, a[wArg[i]]);
+          if (reduce)
+            v = addScalar(b, l, v, a.back());
+          return v;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// ConvTranspose
+//===----------------------------------------------------------------------===//
+
+/// graph.conv_transpose -> the input scattered with the stride into a zero
+/// tensor (tensor.insert_slice with strides; the begin padding shifts or
+/// crops it), then a convolution generic reading the window flipped
+/// (o + (k - 1 - kk) * dilation in its map) and with input/output channels swapped. With
+/// groups the channels are split by expand_shape like graph.conv.
+///
+///   %0 = graph.conv_transpose %x, %w {strides = [2], pads = [0, 0], dilations = [1],
+///                                     output_padding = [0], group = 1}
+///       : (tensor<1x4x8xf32>, tensor<4x2x2xf32>) -> tensor<1x2x16xf32>
+/// becomes
+///   %z = tensor.insert_slice %x into %zeros[0, 0, 1] [1, 4, 8] [1, 1, 2] : into tensor<1x4x17xf32>
+///   %0 = linalg.generic {indexing_maps = [(n,m,o,c,k) -> (n, c, o - k + 1),
+///                                         (n,m,o,c,k) -> (c, m, k),
+///                                         (n,m,o,c,k) -> (n, m, o)], ...}
+///       ins(%z, %w) outs(%init) { %o + %x * %y }
+struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    RankedTensorType type = loweredResultType(op);
+    Type elem = type.getElementType();
+    Value x = adaptor.getInput(), w = adaptor.getWeight();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto wt = cast<RankedTensorType>(w.getType());
+    int64_t rank = xt.getRank(), spatial = rank - 2;
+    if (!elem.isIntOrFloat() || xt.getElementType() != elem ||
+        wt.getElementType() != elem)
+      return failOp(rewriter, op,
+                    "conv_transpose needs numeric operands of the result type");
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
+                      dilations = op.getDilations();
+    int64_t groups = op.getGroup();
+    int64_t n = xt.getDimSize(0), c = xt.getDimSize(1);
+    int64_t mg = wt.getDimSize(1), cg = c / groups, m = mg * groups;
+
+    // z: zeros with x[i] at P + i * s, P = (k - 1) * d - pad_begin.
+    SmallVector<int64_t> zShape{n, c}, offs{0, 0}, sizes{n, c}, zStr{1, 1},
+        xOffs{0, 0};
+    bool anyInput = true;
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t in = xt.getDimSize(2 + i), k = wt.getDimSize(2 + i);
+      int64_t s = strides[i], dl = dilations[i];
+      int64_t len = type.getDimSize(2 + i) + (k - 1) * dl;
+      int64_t p = (k - 1) * dl - pads[i];
+      int64_t i0 = p >= 0 ? 0 : llvm::divideCeil(-p, s);
+      int64_t i1 = std::min<int64_t>(in - 1, llvm::divideFloorSigned(len - 1 - p, s));
+      zShape.push_back(len);
+      offs.push_back(p + i0 * s);
+      sizes.push_back(std::max<int64_t>(0, i1 - i0 + 1));
+      zStr.push_back(s);
+      xOffs.push_back(i0);
+      anyInput &= i1 >= i0;
+    }
+    Value z = filledTensor(rewriter, loc, zShape, zeroConst(rewriter, loc, elem));
+    if (anyInput) {
+      Value part = x;
+      if (ArrayRef<int64_t>(sizes) != xt.getShape())
+        part = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get(sizes, elem), x,
+            getAsIndexOpFoldResult(ctx, xOffs), getAsIndexOpFoldResult(ctx, sizes),
+            getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(rank, 1)));
+      z = tensor::InsertSliceOp::create(
+          rewriter, loc, part, z, getAsIndexOpFoldResult(ctx, offs),
+          getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, zStr));
+    }
+
+    // Loops: n, [g,] m, o..., c, k...
+    bool grouped = groups > 1;
+    int64_t dN = 0, dG = 1, dM = grouped ? 2 : 1, dO = dM + 1,
+            dC = dO + spatial, dK = dC + 1, loops = dK + spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> ze{d(dN)}, we, oe{d(dN)};
+    if (grouped) {
+      ze.push_back(d(dG));
+      we.push_back(d(dG));
+      oe.push_back(d(dG));
+    }
+    ze.push_back(d(dC));
+    we.append({d(dC), d(dM)});
+    oe.push_back(d(dM));
+    for (int64_t i = 0; i < spatial; ++i) {
+      // z[o + (k - 1 - kk) * d] * w[kk]: the weight read flipped.
+      ze.push_back(d(dO + i) + (wt.getDimSize(2 + i) - 1) * dilations[i] -
+                   d(dK + i) * dilations[i]);
+      we.push_back(d(dK + i));
+      oe.push_back(d(dO + i));
+    }
+    SmallVector<int64_t> outShape{n};
+    if (grouped) {
+      SmallVector<int64_t> zs{n, groups, cg}, ws{groups, cg, mg};
+      SmallVector<ReassociationIndices> zr{{0}, {1, 2}}, wr{{0, 1}, {2}};
+      for (int64_t i = 0; i < spatial; ++i) {
+        zs.push_back(zShape[2 + i]);
+        ws.push_back(wt.getDimSize(2 + i));
+        zr.push_back({3 + i});
+        wr.push_back({3 + i});
+      }
+      z = tensor::ExpandShapeOp::create(rewriter, loc,
+                                        RankedTensorType::get(zs, elem), z, zr);
+      w = tensor::ExpandShapeOp::create(rewriter, loc,
+                                        RankedTensorType::get(ws, elem), w, wr);
+      outShape.append({groups, mg});
+    } else {
+      outShape.push_back(m);
+    }
+    for (int64_t i = 0; i < spatial; ++i)
+      outShape.push_back(type.getDimSize(2 + i));
+    int64_t outRank = outShape.size();
+    Value init;
+    if (Value bias = adaptor.getBias()) {
+      SmallVector<AffineExpr> be;
+      if (grouped) {
+        bias = tensor::ExpandShapeOp::create(
+            rewriter, loc, RankedTensorType::get({groups, mg}, elem), bias,
+            ArrayRef<ReassociationIndices>{{0, 1}});
+        be = {d(1), d(2)};
+      } else {
+        be = {d(1)};
+      }
+      init = buildGeneric(
+          rewriter, loc, {bias}, emptyTensor(rewriter, loc, outShape, elem),
+          {AffineMap::get(outRank, 0, be, ctx),
+           rewriter.getMultiDimIdentityMap(outRank)},
+          parallelIters(outRank),
+          [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+    } else {
+      init = filledTensor(rewriter, loc, outShape, zeroConst(rewriter, loc, elem));
+    }
+    SmallVector<utils::IteratorType> iters = parallelIters(loops);
+    for (int64_t i = dC; i < loops; ++i)
+      iters[i] = utils::IteratorType::reduction;
+    Value result = buildGeneric(
+        rewriter, loc, {z, w}, init,
+        {AffineMap::get(loops, 0, ze, ctx), AffineMap::get(loops, 0, we, ctx),
+         AffineMap::get(loops, 0, oe, ctx)},
+        iters, [](OpBuilder &b, Location l, ValueRange a) {
+          return mulAdd(b, l, a[2], a[0], a[1]);
+        });
+    if (grouped) {
+      SmallVector<ReassociationIndices> orr{{0}, {1, 2}};
+      for (int64_t i = 0; i < spatial; ++i)
+        orr.push_back({3 + i});
+      result = tensor::CollapseShapeOp::create(rewriter, loc, type, result, orr);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Training batch norm, max pool with indices
+//===----------------------------------------------------------------------===//
+
+/// graph.batch_norm_training -> per-channel mean and biased variance
+/// (reduction generics over all dims but 1), the normalization generic, and
+/// the running statistics `stat * momentum + batch_stat * (1 - momentum)`.
+struct BatchNormTrainingLowering : OpConversionPattern<BatchNormTrainingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormTrainingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)) ||
+        failed(requireFloat(rewriter, op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    Type elem = xt.getElementType();
+    int64_t rank = xt.getRank();
+    SmallVector<bool> reduced(rank, true);
+    reduced[1] = false;
+    Value mean = buildReduce(rewriter, loc, x, reduced, ReduceKind::Mean, false);
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap chan = AffineMap::get(rank, 0, getAffineDimExpr(1, ctx));
+    Value sq = buildGeneric(
+        rewriter, loc, {x, mean}, emptyTensor(rewriter, loc, xt.getShape(), elem),
+        {id, chan, id}, parallelIters(rank),
+        [](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value dlt = arith::SubFOp::create(b, l, a[0], a[1]);
+          return arith::MulFOp::create(b, l, dlt, dlt);
+        });
+    Value var = buildReduce(rewriter, loc, sq, reduced, ReduceKind::Mean, false);
+    double eps = op.getEpsilon().convertToDouble();
+    double mom = op.getMomentum().convertToDouble();
+    Value y = buildGeneric(
+        rewriter, loc,
+        {x, adaptor.getScale(), adaptor.getBias(), mean, var},
+        emptyTensor(rewriter, loc, xt.getShape(), elem),
+        {id, chan, chan, chan, chan, id}, parallelIters(rank),
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value centered = arith::SubFOp::create(b, l, a[0], a[3]);
+          Value sd = math::SqrtOp::create(
+              b, l, arith::AddFOp::create(b, l, a[4], scalarConst(b, l, elem, eps)));
+          return arith::AddFOp::create(
+              b, l,
+              arith::MulFOp::create(
+                  b, l, arith::DivFOp::create(b, l, centered, sd), a[1]),
+              a[2]);
+        });
+    int64_t c = xt.getDimSize(1);
+    AffineMap id1 = rewriter.getMultiDimIdentityMap(1);
+    auto running = [&](Value old, Value batch) {
+      return buildGeneric(
+          rewriter, loc, {old, batch}, emptyTensor(rewriter, loc, {c}, elem),
+          {id1, id1, id1}, parallelIters(1),
+          [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+            return arith::AddFOp::create(
+                b, l, arith::MulFOp::create(b, l, a[0], scalarConst(b, l, elem, mom)),
+                arith::MulFOp::create(b, l, a[1],
+                                      scalarConst(b, l, elem, 1 - mom)));
+          });
+    };
+    rewriter.replaceOp(op, {y, running(adaptor.getMean(), mean),
+                            running(adaptor.getVariance(), var)});
+    return success();
+  }
+};
+
+/// graph.max_pool_with_indices -> like max_pool, but one generic with two
+/// outputs: the maximum and the i64 flat input index of the first maximum
+/// (computed from the window position; storage_order 1 swaps the spatial
+/// order of the index to column-major).
+struct MaxPoolWithIndicesLowering : OpConversionPattern<MaxPoolWithIndicesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxPoolWithIndicesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    auto p = getPoolParams(rewriter, op, op.getKernelShape(), op.getStrides(),
+                           op.getPads(), op.getDilations());
+    if (failed(p))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    RankedTensorType type = loweredResultType(op);
+    Type elem = type.getElementType();
+    bool isUnsigned = isUnsignedElem(op.getResult().getType());
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    int64_t s = p->spatial;
+    SmallVector<int64_t> high;
+    for (int64_t i = 0; i < s; ++i) {
+      int64_t needed = (type.getDimSize(2 + i) - 1) * p->strides[i] +
+                       (p->kernel[i] - 1) * p->dilations[i] + 1;
+      high.push_back(std::max<int64_t>(
+          0, needed - xt.getDimSize(2 + i) - p->padBegin[i]));
+    }
+    Value lowest = lowestConst(rewriter, loc, elem, isUnsigned);
+    Value padded = padSpatial(rewriter, loc, x, p->padBegin, high, lowest);
+    Value window = emptyTensor(rewriter, loc, p->kernel, elem);
+    int64_t loops = 2 + 2 * s;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> xe{d(0), d(1)}, we, oe{d(0), d(1)};
+    for (int64_t i = 0; i < s; ++i) {
+      xe.push_back(d(2 + i) * p->strides[i] + d(2 + s + i) * p->dilations[i]);
+      we.push_back(d(2 + s + i));
+      oe.push_back(d(2 + i));
+    }
+    SmallVector<utils::IteratorType> iters = parallelIters(loops);
+    for (int64_t i = 2 + s; i < loops; ++i)
+      iters[i] = utils::IteratorType::reduction;
+    Value valInit = filledTensor(rewriter, loc, type.getShape(), lowest);
+    Value idxInit = filledTensor(rewriter, loc, type.getShape(),
+                                 indexConstI64(rewriter, loc, -1));
+    AffineMap om = AffineMap::get(loops, 0, oe, ctx);
+    bool colMajor = op.getStorageOrder() == 1;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valInit.getType(), idxInit.getType()},
+        ValueRange{padded, window}, ValueRange{valInit, idxInit},
+        ArrayRef<AffineMap>{AffineMap::get(loops, 0, xe, ctx),
+                            AffineMap::get(loops, 0, we, ctx), om, om},
+        iters, [&](OpBuilder &b, Location l, ValueRange a) {
+          Value v = a[0], best = a[2], bestIdx = a[3];
+          Type i64 = b.getI64Type();
+          auto idx = [&](int64_t dim) -> Value {
+            return arith::IndexCastOp::create(b, l, i64,
+                                              linalg::IndexOp::create(b, l, dim));
+          };
+          // Flat input index: ((n * C + c) * H + h) * W + w (row-major).
+          Value flat = arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(b, l, idx(0),
+                                    indexConstI64(b, l, xt.getDimSize(1))),
+              idx(1));
+          SmallVector<int64_t> order;
+          for (int64_t i = 0; i < s; ++i)
+            order.push_back(colMajor ? s - 1 - i : i);
+          for (int64_t i : order) {
+            Value pos = arith::SubIOp::create(
+                b, l,
+                arith::AddIOp::create(
+                    b, l,
+                    arith::MulIOp::create(b, l, idx(2 + i),
+                                          indexConstI64(b, l, p->strides[i])),
+                    arith::MulIOp::create(b, l, idx(2 + s + i),
+                                          indexConstI64(b, l, p->dilations[i]))),
+                indexConstI64(b, l, p->padBegin[i]));
+            flat = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, flat,
+                                      indexConstI64(b, l, xt.getDimSize(2 + i))),
+                pos);
+          }
+          Value better =
+              isa<FloatType>(elem)
+                  ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, best)
+                        .getResult()
+                  : arith::CmpIOp::create(b, l,
+                                          isUnsigned ? arith::CmpIPredicate::ugt
+                                                     : arith::CmpIPredicate::sgt,
+                                          v, best)
+                        .getResult();
+          Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                              bestIdx, indexConstI64(b, l, 0));
+          better = arith::OrIOp::create(b, l, better, first);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, better, v, best),
+                         arith::SelectOp::create(b, l, better, flat, bestIdx)});
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+/// graph.expand -> one generic broadcasting the input (numpy maps).
+struct ExpandLowering : OpConversionPattern<ExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), loweredResultType(op), {adaptor.getInput()},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Builds a generic over `type` whose body computes input coordinates from
+/// the loop indices (`coords`) and extracts from `x`.
+Value buildIndexedCopy(
+    OpBuilder &b, Location loc, RankedTensorType type, Value x,
+    function_ref<Value(OpBuilder &, Location, SmallVectorImpl<Value> &)>
+        body) {
+  int64_t rank = type.getRank();
+  Value init = emptyTensor(b, loc, type.getShape(), type.getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+      parallelIters(rank), [&](OpBuilder &nb, Location l, ValueRange) {
+        SmallVector<Value> idx;
+        for (int64_t i = 0; i < rank; ++i)
+          idx.push_back(linalg::IndexOp::create(nb, l, i));
+        linalg::YieldOp::create(nb, l, body(nb, l, idx));
+      });
+  return generic.getResult(0);
+}
+
+/// graph.tile -> a generic over the result extracting x[i mod d].
+struct TileLowering : OpConversionPattern<TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    Value result = buildIndexedCopy(
+        rewriter, op.getLoc(), loweredResultType(op), x,
+        [&](OpBuilder &b, Location l, SmallVectorImpl<Value> &idx) -> Value {
+          SmallVector<Value> c;
+          for (auto [i, v] : llvm::enumerate(idx))
+            c.push_back(arith::RemUIOp::create(
+                b, l, v, indexConst(b, l, xt.getDimSize(i))));
+          return tensor::ExtractOp::create(b, l, x, c);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// graph.pad -> a generic over the result: per dim `i - pad_begin`, clamped
+/// (edge), mirrored (reflect) or checked (constant, selecting the value).
+struct PadLowering : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (xt.getNumElements() == 0 && op.getMode() != "constant")
+      return failOp(rewriter, op, "reflect/edge pad of an empty tensor");
+    int64_t rank = xt.getRank();
+    ArrayRef<int64_t> pads = op.getPads();
+    StringRef mode = op.getMode();
+    Value value = extractScalar(rewriter, loc, adaptor.getValue());
+    Value result = buildIndexedCopy(
+        rewriter, loc, loweredResultType(op), x,
+        [&](OpBuilder &b, Location l, SmallVectorImpl<Value> &idx) -> Value {
+          SmallVector<Value> c;
+          Value inside;
+          Value zero = indexConst(b, l, 0);
+          for (int64_t i = 0; i < rank; ++i) {
+            int64_t dim = xt.getDimSize(i);
+            Value last = indexConst(b, l, dim - 1);
+            Value s = arith::SubIOp::create(b, l, idx[i],
+                                            indexConst(b, l, pads[i]));
+            if (mode == "constant") {
+              Value ok = arith::AndIOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, s, zero),
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, s, last));
+              inside = inside ? arith::AndIOp::create(b, l, inside, ok).getResult()
+                              : ok;
+            } else if (mode == "reflect" && dim > 1) {
+              // Mirror without repeating the edge, period 2 * (dim - 1).
+              Value period = indexConst(b, l, 2 * (dim - 1));
+              Value m = arith::RemSIOp::create(b, l, s, period);
+              m = arith::SelectOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero),
+                  arith::AddIOp::create(b, l, m, period), m);
+              Value mirrored = arith::SubIOp::create(b, l, period, m);
+              s = arith::MinSIOp::create(b, l, m, mirrored);
+            }
+            s = arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, s, last),
+                                       zero);
+            c.push_back(s);
+          }
+          if (xt.getNumElements() == 0)
+            return value;
+          Value v = tensor::ExtractOp::create(b, l, x, c);
+          if (inside)
+            v = arith::SelectOp::create(b, l, inside, v, value);
+          return v;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// graph.cumsum -> a generic over (result..., j) summing the input at j
+/// along the axis where j <= i (j < i exclusive; j >= i reversed).
+struct CumSumLowering : OpConversionPattern<CumSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CumSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    RankedTensorType type = loweredResultType(op);
+    Type elem = type.getElementType();
+    if (!elem.isIntOrFloat())
+      return failOp(rewriter, op, "cumsum on non-numeric types");
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    SmallVector<AffineExpr> xe;
+    for (int64_t i = 0; i < rank; ++i)
+      xe.push_back(getAffineDimExpr(i == axis ? rank : i, ctx));
+    SmallVector<utils::IteratorType> iters = parallelIters(rank + 1);
+    iters[rank] = utils::IteratorType::reduction;
+    using IP = arith::CmpIPredicate;
+    IP pred = op.getReverse() ? (op.getExclusive() ? IP::sgt : IP::sge)
+                              : (op.getExclusive() ? IP::slt : IP::sle);
+    Value result = buildGeneric(
+        rewriter, loc, {adaptor.getInput()},
+        filledTensor(rewriter, loc, type.getShape(), zeroConst(rewriter, loc, elem)),
+        {AffineMap::get(rank + 1, 0, xe, ctx),
+         AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)},
+        iters, [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value j = linalg::IndexOp::create(b, l, rank);
+          Value i = linalg::IndexOp::create(b, l, axis);
+          Value take = arith::CmpIOp::create(b, l, pred, j, i);
+          Value v = arith::SelectOp::create(b, l, take, a[0],
+                                            zeroConst(b, l, elem));
+          return addScalar(b, l, a[1], v);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// An index read from a tensor element, negative values counted from `dim`
+/// and clamped into [0, dim).
+Value normalizedIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
+  Value k = isa<FloatType>(v.getType())
+                ? arith::IndexCastOp::create(
+                      b, l, b.getIndexType(),
+                      arith::FPToSIOp::create(b, l, b.getI64Type(), v))
+                      .getResult()
+                : arith::IndexCastOp::create(b, l, b.getIndexType(), v)
+                      .getResult();
+  Value zero = indexConst(b, l, 0);
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, k, zero);
+  k = arith::SelectOp::create(
+      b, l, neg, arith::AddIOp::create(b, l, k, indexConst(b, l, dim)), k);
+  k = arith::MaxSIOp::create(b, l, k, zero);
+  return arith::MinSIOp::create(b, l, k, indexConst(b, l, std::max<int64_t>(0, dim - 1)));
+}
+
+/// graph.gather_elements -> a generic over the indices extracting from the
+/// input at the loop indices with the axis one replaced.
+struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    RankedTensorType type = loweredResultType(op);
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    Location loc = op.getLoc();
+    Value result = buildGeneric(
+        rewriter, loc, {adaptor.getIndices()},
+        emptyTensor(rewriter, loc, type.getShape(), type.getElementType()),
+        {id, id}, parallelIters(rank),
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          SmallVector<Value> c;
+          for (int64_t i = 0; i < rank; ++i)
+            c.push_back(i == axis ? normalizedIndex(b, l, a[0], xt.getDimSize(i))
+                                  : linalg::IndexOp::create(b, l, i).getResult());
+          return tensor::ExtractOp::create(b, l, x, c);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// graph.gather_nd -> a generic over the result reading each index tuple
+/// with tensor.extract from the indices, then extracting from the input.
+struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value x = adaptor.getInput(), indices = adaptor.getIndices();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(indices.getType());
+    int64_t q = it.getRank(), len = it.getDimSize(q - 1);
+    int64_t bd = op.getBatchDims();
+    Value result = buildIndexedCopy(
+        rewriter, op.getLoc(), loweredResultType(op), x,
+        [&](OpBuilder &b, Location l, SmallVectorImpl<Value> &idx) -> Value {
+          SmallVector<Value> ic(idx.begin(), idx.begin() + (q - 1));
+          ic.push_back(Value());
+          SmallVector<Value> c(idx.begin(), idx.begin() + bd);
+          for (int64_t k = 0; k < len; ++k) {
+            ic.back() = indexConst(b, l, k);
+            Value v = tensor::ExtractOp::create(b, l, indices, ic);
+            c.push_back(normalizedIndex(b, l, v, xt.getDimSize(bd + k)));
+          }
+          for (size_t i = q - 1; i < idx.size(); ++i)
+            c.push_back(idx[i]);
+          return tensor::ExtractOp::create(b, l, x, c);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// graph.trilu -> `k` extracted as a scalar, then one generic keeping x
+/// where `j - i >= k` (upper) or `j - i <= k` (lower), else 0.
+struct TriluLowering : OpConversionPattern<TriluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TriluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    RankedTensorType type = loweredResultType(op);
+    int64_t rank = type.getRank();
+    Value k = arith::IndexCastOp::create(
+        rewriter, op.getLoc(), rewriter.getIndexType(),
+        extractScalar(rewriter, op.getLoc(), adaptor.getK()));
+    bool upper = op.getUpper();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), type, {adaptor.getInput()},
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value i = linalg::IndexOp::create(b, l, rank - 2);
+          Value j = linalg::IndexOp::create(b, l, rank - 1);
+          Value diff = arith::SubIOp::create(b, l, j, i);
+          Value keep = arith::CmpIOp::create(
+              b, l, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
+              diff, k);
+          return arith::SelectOp::create(b, l, keep, a[0],
+                                         zeroConst(b, l, a[0].getType()));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// graph.one_hot -> a generic over the result reading the index (the axis
+/// dim dropped from its map) and selecting on/off.
+struct OneHotLowering : OpConversionPattern<OneHotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OneHotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    RankedTensorType type = loweredResultType(op);
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    int64_t depth = op.getDepth();
+    Value values = adaptor.getValues();
+    Value off = tensor::ExtractOp::create(rewriter, loc, values,
+                                          ValueRange{indexConst(rewriter, loc, 0)});
+    Value on = tensor::ExtractOp::create(rewriter, loc, values,
+                                         ValueRange{indexConst(rewriter, loc, 1)});
+    SmallVector<AffineExpr> ie;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis)
+        ie.push_back(getAffineDimExpr(i, ctx));
+    Value result = buildGeneric(
+        rewriter, loc, {adaptor.getIndices()},
+        emptyTensor(rewriter, loc, type.getShape(), type.getElementType()),
+        {AffineMap::get(rank, 0, ie, ctx), rewriter.getMultiDimIdentityMap(rank)},
+        parallelIters(rank), [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value v = a[0];
+          Value k = isa<FloatType>(v.getType())
+                        ? arith::FPToSIOp::create(b, l, b.getI64Type(), v).getResult()
+                        : v;
+          if (k.getType() != b.getI64Type())
+            k = arith::ExtSIOp::create(b, l, b.getI64Type(), k);
+          Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, k,
+                                            indexConstI64(b, l, 0));
+          k = arith::SelectOp::create(
+              b, l, neg, arith::AddIOp::create(b, l, k, indexConstI64(b, l, depth)),
+              k);
+          Value pos = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value eq = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, k, pos);
+          return arith::SelectOp::create(b, l, eq, on, off);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// TopK, scatter
+//===----------------------------------------------------------------------===//
+
+/// graph.top_k -> two generics: the rank of every element along the axis
+/// (how many elements precede it: larger, or equal at a lower index; an
+/// O(n^2) count), then for each output position j the element whose rank is
+/// j (value and index outputs, a reduction over the axis).
+struct TopKLowering : OpConversionPattern<TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    Type elem = xt.getElementType();
+    if (!elem.isIntOrFloat())
+      return failOp(rewriter, op, "top_k on non-numeric types");
+    auto vt = cast<RankedTensorType>(toSignless(op.getValues().getType()));
+    auto it = cast<RankedTensorType>(op.getIndices().getType());
+    if (vt.getNumElements() == 0) {
+      rewriter.replaceOp(op, {emptyTensor(rewriter, loc, vt.getShape(), elem),
+                              emptyTensor(rewriter, loc, it.getShape(),
+                                          it.getElementType())});
+      return success();
+    }
+    int64_t rank = xt.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    bool largest = op.getLargest();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
+    Type i64 = rewriter.getI64Type();
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> self, other;
+    for (int64_t i = 0; i < rank; ++i) {
+      self.push_back(d(i));
+      other.push_back(i == axis ? d(rank) : d(i));
+    }
+    SmallVector<utils::IteratorType> iters = parallelIters(rank + 1);
+    iters[rank] = utils::IteratorType::reduction;
+    AffineMap selfMap = AffineMap::get(rank + 1, 0, self, ctx);
+    AffineMap otherMap = AffineMap::get(rank + 1, 0, other, ctx);
+    Value ranks = buildGeneric(
+        rewriter, loc, {x, x},
+        filledTensor(rewriter, loc, xt.getShape(), indexConstI64(rewriter, loc, 0)),
+        {selfMap, otherMap, selfMap}, iters,
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value v = a[0], w = a[1];
+          Value before, equal;
+          if (isa<FloatType>(elem)) {
+            before = arith::CmpFOp::create(
+                b, l, largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+                w, v);
+            equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, w, v);
+          } else {
+            using IP = arith::CmpIPredicate;
+            before = arith::CmpIOp::create(
+                b, l,
+                largest ? (isUnsigned ? IP::ugt : IP::sgt)
+                        : (isUnsigned ? IP::ult : IP::slt),
+                w, v);
+            equal = arith::CmpIOp::create(b, l, IP::eq, w, v);
+          }
+          Value lower = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::ult, linalg::IndexOp::create(b, l, rank),
+              linalg::IndexOp::create(b, l, axis));
+          Value counts = arith::OrIOp::create(
+              b, l, before, arith::AndIOp::create(b, l, equal, lower));
+          return arith::AddIOp::create(
+              b, l, a[2], arith::ExtUIOp::create(b, l, i64, counts));
+        });
+    // Output position j along the axis takes the element of rank j.
+    Value valInit = emptyTensor(rewriter, loc, vt.getShape(), elem);
+    Value idxInit = filledTensor(rewriter, loc, vt.getShape(),
+                                 indexConstI64(rewriter, loc, 0));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valInit.getType(), idxInit.getType()},
+        ValueRange{x, ranks}, ValueRange{valInit, idxInit},
+        ArrayRef<AffineMap>{otherMap, otherMap, selfMap, selfMap}, iters,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value j = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          Value i = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, rank));
+          Value match =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, a[1], j);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, match, a[0], a[2]),
+                         arith::SelectOp::create(b, l, match, i, a[3])});
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+Value scatterCombine(OpBuilder &b, Location l, StringRef reduction, Value acc,
+                     Value upd) {
+  if (reduction == "add")
+    return addScalar(b, l, acc, upd);
+  if (reduction == "mul")
+    return mulScalar(b, l, acc, upd);
+  return upd;
+}
+
+/// graph.scatter_elements -> a reduction generic over (input dims..., j),
+/// j running over the updates along the axis, initialised with the input:
+/// update u = (o with the axis at j) lands at o when it exists and
+/// indices[u] == o[axis] (later updates win, or add/multiply).
+struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto ut = cast<RankedTensorType>(updates.getType());
+    int64_t rank = xt.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    if (ut.getNumElements() == 0) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    StringRef reduction = op.getReduction();
+    SmallVector<utils::IteratorType> iters = parallelIters(rank + 1);
+    iters[rank] = utils::IteratorType::reduction;
+    AffineMap out = AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+                        .getMajorSubMap(rank);
+    // A shape-only operand gives the j loop its range (like pooling windows).
+    Value range = emptyTensor(rewriter, loc, {ut.getDimSize(axis)},
+                              rewriter.getI8Type());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{x.getType()}, ValueRange{range}, ValueRange{x},
+        ArrayRef<AffineMap>{AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, ctx)),
+                            out},
+        iters,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          SmallVector<Value> u;
+          Value inRange = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+          for (int64_t i = 0; i < rank; ++i) {
+            if (i == axis) {
+              u.push_back(linalg::IndexOp::create(b, l, rank));
+              continue;
+            }
+            Value o = linalg::IndexOp::create(b, l, i);
+            inRange = arith::AndIOp::create(
+                b, l, inRange,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, o,
+                                      indexConst(b, l, ut.getDimSize(i))));
+            u.push_back(arith::MinUIOp::create(
+                b, l, o, indexConst(b, l, ut.getDimSize(i) - 1)));
+          }
+          Value target = normalizedIndex(
+              b, l, tensor::ExtractOp::create(b, l, indices, u),
+              xt.getDimSize(axis));
+          Value hit = arith::AndIOp::create(
+              b, l, inRange,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, target,
+                                    linalg::IndexOp::create(b, l, axis)));
+          Value v = tensor::ExtractOp::create(b, l, updates, u);
+          Value combined = scatterCombine(b, l, reduction, a[1], v);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::SelectOp::create(b, l, hit, combined, a[1])});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// graph.scatter_nd -> a reduction generic over (input dims..., update
+/// batch dims...) initialised with the input: the update at u lands at o
+/// when its index tuple equals o's leading dims (later updates win, or
+/// add/multiply).
+struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(indices.getType());
+    int64_t rank = xt.getRank(), q = it.getRank();
+    int64_t len = it.getDimSize(q - 1);
+    if (it.getNumElements() == 0) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    if (len > rank)
+      return failOp(rewriter, op, "scatter_nd index tuples are too long");
+    StringRef reduction = op.getReduction();
+    int64_t loops = rank + q - 1;
+    SmallVector<utils::IteratorType> iters = parallelIters(loops);
+    for (int64_t i = rank; i < loops; ++i)
+      iters[i] = utils::IteratorType::reduction;
+    AffineMap out =
+        AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
+    // A shape-only operand gives the update loops their ranges.
+    SmallVector<AffineExpr> re;
+    for (int64_t i = rank; i < loops; ++i)
+      re.push_back(getAffineDimExpr(i, ctx));
+    Value range = emptyTensor(rewriter, loc, it.getShape().drop_back(),
+                              rewriter.getI8Type());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{x.getType()}, ValueRange{range}, ValueRange{x},
+        ArrayRef<AffineMap>{AffineMap::get(loops, 0, re, ctx), out}, iters,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          SmallVector<Value> ic, uc;
+          for (int64_t i = rank; i < loops; ++i) {
+            ic.push_back(linalg::IndexOp::create(b, l, i));
+            uc.push_back(ic.back());
+          }
+          ic.push_back(Value());
+          Value hit = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+          for (int64_t k = 0; k < len; ++k) {
+            ic.back() = indexConst(b, l, k);
+            Value t = normalizedIndex(b, l, tensor::ExtractOp::create(b, l, indices, ic),
+                                      xt.getDimSize(k));
+            hit = arith::AndIOp::create(
+                b, l, hit,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, t,
+                                      linalg::IndexOp::create(b, l, k)));
+          }
+          for (int64_t i = len; i < rank; ++i)
+            uc.push_back(linalg::IndexOp::create(b, l, i));
+          Value v = tensor::ExtractOp::create(b, l, updates, uc);
+          Value combined = scatterCombine(b, l, reduction, a[1], v);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::SelectOp::create(b, l, hit, combined, a[1])});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// func.return with converted (signless) operand types.
 struct ReturnLowering : OpConversionPattern<func::ReturnOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -1901,4 +3833,34 @@ void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns) {
                ReshapeLowering<SqueezeOp>, ReshapeLowering<UnsqueezeOp>,
                TransposeLowering, ConcatLowering, SliceLowering,
                GatherLowering>(ctx);
+  patterns.add<
+      ElementwiseLowering<MaxOp>, ElementwiseLowering<MinOp>,
+      ElementwiseLowering<AndOp>, ElementwiseLowering<OrOp>,
+      ElementwiseLowering<XorOp>, ElementwiseLowering<PReluOp>,
+      ElementwiseLowering<EqualOp>, ElementwiseLowering<LessOp>,
+      ElementwiseLowering<LessOrEqualOp>, ElementwiseLowering<GreaterOp>,
+      ElementwiseLowering<GreaterOrEqualOp>, ElementwiseLowering<ModOp>,
+      ElementwiseLowering<BitShiftOp>, WhereLowering, MathLowering<FloorOp>,
+      MathLowering<CeilOp>, MathLowering<RoundOp>, MathLowering<SignOp>,
+      MathLowering<ReciprocalOp>, MathLowering<ErfOp>, MathLowering<SinOp>,
+      MathLowering<CosOp>, MathLowering<TanOp>, MathLowering<AsinOp>,
+      MathLowering<AcosOp>, MathLowering<AtanOp>, MathLowering<SinhOp>,
+      MathLowering<CoshOp>, MathLowering<AsinhOp>, MathLowering<AcoshOp>,
+      MathLowering<AtanhOp>, MathLowering<SoftplusOp>,
+      MathLowering<SoftsignOp>, MathLowering<NotOp>, MathLowering<IsNaNOp>,
+      MathLowering<IsInfOp>, MathLowering<LeakyReluOp>, MathLowering<EluOp>,
+      MathLowering<SeluOp>, MathLowering<CeluOp>,
+      MathLowering<ThresholdedReluOp>, MathLowering<ShrinkOp>,
+      ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
+      ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
+      ReduceLowering<ReduceProdOp>, ReduceLowering<ReduceL1Op>,
+      ReduceLowering<ReduceL2Op>, ReduceLowering<ReduceLogSumOp>,
+      ReduceLowering<ReduceLogSumExpOp>, ReduceLowering<ReduceSumSquareOp>,
+      ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
+      AxisNormLowering<LogSoftmaxOp>, AxisNormLowering<HardmaxOp>,
+      ResizeLowering, ConvTransposeLowering, BatchNormTrainingLowering,
+      MaxPoolWithIndicesLowering, ExpandLowering, TileLowering, PadLowering,
+      CumSumLowering, GatherElementsLowering, GatherNDLowering, TriluLowering,
+      OneHotLowering, TopKLowering, ScatterElementsLowering,
+      ScatterNDLowering>(ctx);
 }

@@ -150,3 +150,46 @@ func.func @gather_axis(%x: tensor<2x3xf32>, %i: tensor<i64>) -> tensor<2xf32> {
   %0 = graph.gather %x, %i {axis = -3 : i64} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+func.func @reduce_axis_repeated(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @below {{reduction axis 1 repeated}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = graph.reduce_sum %x {axes = array<i64: 1, -1>, keepdims = false} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @resize_mode(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error @below {{resize mode 'area' is not one of nearest, linear, cubic}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 2.0>, roi = array<f64>,
+                        mode = "area", coordinate_transformation_mode = "asymmetric",
+                        nearest_mode = "floor", cubic_coeff_a = -7.5e-01 : f32,
+                        exclude_outside = false, extrapolation_value = 0.0 : f32}
+      : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+func.func @conv_transpose_channels(%x: tensor<1x2x4x4xf32>, %w: tensor<3x3x2x2xf32>) -> tensor<1x3x8x8xf32> {
+  // expected-error @below {{conv_transpose input has 2 channels but the weight has 3}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = graph.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>,
+                                    dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>,
+                                    group = 1 : i64}
+      : (tensor<1x2x4x4xf32>, tensor<3x3x2x2xf32>) -> tensor<1x3x8x8xf32>
+  return %0 : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+func.func @where_condition(%c: tensor<3xf32>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @below {{where condition must be a tensor of i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = graph.where %c, %x, %x : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -85,3 +85,46 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<3xf32>, %m: tensor<8x8xf3
   %34 = graph.identity %x : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   return %34 : tensor<1x3x8x8xf32>
 }
+
+// Ops added for PP-OCR det/rec and the wider ONNX op set.
+// CHECK-LABEL: func.func @more_ops
+func.func @more_ops(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x2x2xf32>, %a: tensor<2x3xf32>,
+                    %b: tensor<3xf32>, %i: tensor<2x3xi64>, %c: tensor<2x3xi1>)
+    -> (tensor<1x2x8x8xf32>, tensor<1x3x8x8xf32>, tensor<1x2x1x1xf32>, tensor<2x1xi64>,
+        tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x5xf32>, tensor<4x3xf32>) {
+  // CHECK: graph.resize
+  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 2.0>, roi = array<f64>,
+                        mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                        nearest_mode = "floor", cubic_coeff_a = -7.5e-01 : f32,
+                        exclude_outside = false, extrapolation_value = 0.0 : f32}
+      : (tensor<1x2x4x4xf32>) -> tensor<1x2x8x8xf32>
+  // CHECK: graph.conv_transpose
+  %1 = graph.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>,
+                                    dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>,
+                                    group = 1 : i64}
+      : (tensor<1x2x4x4xf32>, tensor<2x3x2x2xf32>) -> tensor<1x3x8x8xf32>
+  // CHECK: graph.reduce_mean
+  %2 = graph.reduce_mean %x {axes = array<i64: 2, 3>, keepdims = true} : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
+  // CHECK: graph.arg_max
+  %3 = graph.arg_max %a {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  // CHECK: graph.less
+  %4 = graph.less %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK: graph.max
+  %5 = graph.max %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: graph.sin
+  %6 = graph.sin %5 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: graph.leaky_relu
+  %7 = graph.leaky_relu %6 {alpha = 0.1 : f32, beta = 0.0 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: graph.where
+  %8 = graph.where %c, %7, %b : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: graph.gather_elements
+  %9 = graph.gather_elements %8, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  %v = graph.constant dense<0.0> : tensor<f32>
+  // CHECK: graph.pad
+  %10 = graph.pad %9, %v {mode = "reflect", pads = array<i64: 0, 1, 0, 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>
+  %r = graph.constant dense<[2, 1]> : tensor<2xi64>
+  // CHECK: graph.tile
+  %11 = graph.tile %9, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>
+  return %0, %1, %2, %3, %4, %8, %10, %11 : tensor<1x2x8x8xf32>, tensor<1x3x8x8xf32>, tensor<1x2x1x1xf32>,
+      tensor<2x1xi64>, tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x5xf32>, tensor<4x3xf32>
+}

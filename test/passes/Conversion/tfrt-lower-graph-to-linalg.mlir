@@ -740,3 +740,121 @@ func.func @empty_result(%a: tensor<0x3xf32>, %b: tensor<3xf32>) -> tensor<0x3xf3
   %0 = graph.add %a, %b : (tensor<0x3xf32>, tensor<3xf32>) -> tensor<0x3xf32>
   return %0 : tensor<0x3xf32>
 }
+
+// -----
+
+// Reductions: a reduction generic into the kept dims, a finishing generic
+// (mean divides by the count), expand_shape for keepdims.
+
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @reduce_mean
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]]], iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.addf
+// CHECK: %[[M:.*]] = linalg.generic
+// CHECK: arith.constant 3.000000e+00
+// CHECK: arith.divf
+// CHECK: tensor.expand_shape %[[M]] {{\[\[}}0, 1]] output_shape [2, 1]
+func.func @reduce_mean(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  %0 = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+// Arg max: one generic with a (value, index) pair of outputs.
+
+// CHECK-LABEL: func.func @arg_max
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: arith.cmpf ogt
+// CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, i64
+// CHECK: return %[[R]]#1
+func.func @arg_max(%a: tensor<2x3xf32>) -> tensor<2xi64> {
+  %0 = graph.arg_max %a {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+// Resize: source indices (and weights) are constant tables computed at
+// compile time; nearest reads through tensor.extract, linear adds a tap loop.
+
+// CHECK-LABEL: func.func @resize_nearest
+// CHECK-DAG: %[[H:.*]] = arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK: tensor.extract %arg0
+func.func @resize_nearest(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 2.0>, roi = array<f64>,
+                        mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                        nearest_mode = "floor", cubic_coeff_a = -7.5e-01 : f32,
+                        exclude_outside = false, extrapolation_value = 0.0 : f32}
+      : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @resize_linear
+// CHECK-DAG: arith.constant dense<{{\[\[}}0, 0], [0, 1], [0, 1], [1, 2], [1, 2], [2, 3], [2, 3], [3, 3]]> : tensor<8x2xi64>
+// CHECK-DAG: arith.constant dense<{{\[\[}}2.500000e-01, 7.500000e-01], [7.500000e-01, 2.500000e-01]{{.*}} : tensor<8x2xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: tensor.extract %arg0
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @resize_linear(%x: tensor<1x4xf32>) -> tensor<1x8xf32> {
+  %0 = graph.resize %x {scales = array<f64: 1.0, 2.0>, roi = array<f64>,
+                        mode = "linear", coordinate_transformation_mode = "half_pixel",
+                        nearest_mode = "floor", cubic_coeff_a = -7.5e-01 : f32,
+                        exclude_outside = false, extrapolation_value = 0.0 : f32}
+      : (tensor<1x4xf32>) -> tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+// ConvTranspose: the input is scattered with the stride into zeros, then a
+// convolution generic reads the window flipped.
+
+// CHECK-DAG: #[[Z:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 - d4 + 1)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d3, d1, d4)>
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK: %[[I:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1] [1, 4, 8] [1, 1, 2] : tensor<1x4x8xf32> into tensor<1x4x17xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[Z]], #[[W]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[I]], %arg1
+func.func @conv_transpose(%x: tensor<1x4x8xf32>, %w: tensor<4x2x2xf32>) -> tensor<1x2x16xf32> {
+  %0 = graph.conv_transpose %x, %w {strides = array<i64: 2>, pads = array<i64: 0, 0>,
+                                    dilations = array<i64: 1>, output_padding = array<i64: 0>,
+                                    group = 1 : i64}
+      : (tensor<1x4x8xf32>, tensor<4x2x2xf32>) -> tensor<1x2x16xf32>
+  return %0 : tensor<1x2x16xf32>
+}
+
+// -----
+
+// Comparisons produce i1; math ops are one generic with the math op.
+
+// CHECK-LABEL: func.func @less
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3xi1>)
+// CHECK: arith.cmpf olt
+// CHECK-LABEL: func.func @sin
+// CHECK: math.sin
+func.func @less(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xi1> {
+  %0 = graph.less %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
+}
+func.func @sin(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.sin %a : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Pad (edge): a generic over the result clamping the source indices.
+
+// CHECK-LABEL: func.func @pad_edge
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x5xf32>)
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: tensor.extract %arg0
+func.func @pad_edge(%a: tensor<2x3xf32>) -> tensor<2x5xf32> {
+  %v = graph.constant dense<0.0> : tensor<f32>
+  %0 = graph.pad %a, %v {mode = "edge", pads = array<i64: 0, 1, 0, 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}

@@ -149,15 +149,15 @@ save("symbolic", [
 # Two unsupported ops (both reported), one node depending on one of them, an
 # unsupported attribute and a used optional output.
 save("unsupported", [
-    helper.make_node("Erf", ["x"], ["e"], name="erf"),
-    helper.make_node("Relu", ["e"], ["r"], name="relu_after_erf"),
-    helper.make_node("Floor", ["x"], ["f"], name="floor"),
-    helper.make_node("MaxPool", ["x"], ["p", "idx"], name="pool", kernel_shape=[1, 1]),
-    helper.make_node("Identity", ["idx"], ["i"], name="use_idx"),
+    helper.make_node("Det", ["x"], ["e"], name="det"),
+    helper.make_node("Relu", ["e"], ["r"], name="relu_after_det"),
+    helper.make_node("NonZero", ["x"], ["f"], name="nonzero"),
+    helper.make_node("Dropout", ["x"], ["p", "idx"], name="drop"),
+    helper.make_node("Identity", ["idx"], ["i"], name="use_mask"),
     helper.make_node("Relu", ["x"], ["c"], name="custom", domain="com.example"),
 ], [vi("x", F, [1, 1, 2, 2])],
-   [vi("r", F, [1, 1, 2, 2]), vi("f", F, [1, 1, 2, 2]),
-    vi("p", F, [1, 1, 2, 2]), vi("i", TensorProto.INT64, [1, 1, 2, 2]),
+   [vi("r", F, [1, 1]), vi("f", TensorProto.INT64, [4, None]),
+    vi("p", F, [1, 1, 2, 2]), vi("i", TensorProto.BOOL, [1, 1, 2, 2]),
     vi("c", F, [1, 1, 2, 2])],
    extra_opsets=[helper.make_opsetid("com.example", 1)], check=False)
 
@@ -200,3 +200,28 @@ save("external", [helper.make_node("Add", ["x", "w"], ["y"], name="add")],
 # Not a protobuf at all.
 with open(os.path.join(OUT, "malformed.onnx"), "wb") as f:
     f.write(b"\x0a\xff\xff\xff\xff\x0fthis is not an ONNX model")
+
+# Ops whose ONNX form the importer normalises: Resize with constant sizes
+# (scales derived), ConvTranspose with output_shape (pads derived),
+# ReduceSum-13 axes as an input and ReduceMean axes as an attribute, equal
+# Split into slices, Range folded, variadic Mean into adds and a divide.
+save("new_ops", [
+    helper.make_node("Resize", ["x", "", "", "sizes"], ["up"], name="resize",
+                     mode="nearest", coordinate_transformation_mode="asymmetric",
+                     nearest_mode="floor"),
+    helper.make_node("ConvTranspose", ["x", "wt"], ["ct"], name="convt",
+                     strides=[2, 2], output_shape=[8, 8]),
+    helper.make_node("ReduceSum", ["x", "axes"], ["rs"], name="rsum", keepdims=0),
+    helper.make_node("ReduceMean", ["x"], ["rm"], name="rmean", axes=[-1]),
+    helper.make_node("Split", ["x"], ["s0", "s1"], name="split", axis=1),
+    helper.make_node("Range", ["r0", "r1", "r2"], ["rg"], name="range"),
+    helper.make_node("Mean", ["s0", "s1", "s0"], ["mn"], name="mean"),
+], [vi("x", F, [1, 2, 4, 4])],
+   [vi("up", F, None), vi("ct", F, None), vi("rs", F, None), vi("rm", F, None),
+    vi("rg", TensorProto.INT64, None), vi("mn", F, None)],
+   [numpy_helper.from_array(np.array([1, 2, 8, 8], np.int64), "sizes"),
+    numpy_helper.from_array(np.ones((2, 3, 3, 3), np.float32), "wt"),
+    numpy_helper.from_array(np.array([2, 3], np.int64), "axes"),
+    numpy_helper.from_array(np.array(1, np.int64), "r0"),
+    numpy_helper.from_array(np.array(10, np.int64), "r1"),
+    numpy_helper.from_array(np.array(3, np.int64), "r2")])
