@@ -858,3 +858,47 @@ func.func @pad_edge(%a: tensor<2x3xf32>) -> tensor<2x5xf32> {
   %0 = graph.pad %a, %v {mode = "edge", pads = array<i64: 0, 1, 0, 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// -----
+
+// TopK: element ranks along the axis (a counting reduction), then a
+// two-output generic picking the element of rank j for output position j.
+
+// CHECK-LABEL: func.func @top_k
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg0 : {{.*}}) outs(%{{.*}} : tensor<3x4xi64>)
+// CHECK: %[[T:.*]]:2 = linalg.generic {{.*}} ins(%arg0, %[[R]] : {{.*}}) outs(%{{.*}}, %{{.*}} : tensor<3x2xf32>, tensor<3x2xi64>)
+// CHECK: return %[[T]]#0, %[[T]]#1
+func.func @top_k(%x: tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
+  %v, %i = graph.top_k %x {axis = -1 : i64, k = 2 : i64, largest = true} : (tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>)
+  return %v, %i : tensor<3x2xf32>, tensor<3x2xi64>
+}
+
+// -----
+
+// ScatterND: a reduction over the updates into a copy of the input; a
+// shape-only operand gives the update loop its range.
+
+// CHECK-LABEL: func.func @scatter_nd
+// CHECK: %[[RANGE:.*]] = tensor.empty() : tensor<4xi8>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[RANGE]] : tensor<4xi8>) outs(%arg0 : tensor<8xf32>)
+// CHECK: tensor.extract %arg1
+// CHECK: tensor.extract %arg2
+// CHECK: arith.addf
+func.func @scatter_nd(%x: tensor<8xf32>, %i: tensor<4x1xi64>, %u: tensor<4xf32>) -> tensor<8xf32> {
+  %0 = graph.scatter_nd %x, %i, %u {reduction = "add"} : (tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Trilu: k is read at run time.
+
+// CHECK-LABEL: func.func @trilu
+// CHECK: %[[K:.*]] = tensor.extract %arg1[] : tensor<i64>
+// CHECK: %[[KI:.*]] = arith.index_cast %[[K]]
+// CHECK: linalg.generic
+// CHECK: arith.cmpi sge, %{{.*}}, %[[KI]] : index
+func.func @trilu(%x: tensor<3x4xf32>, %k: tensor<i64>) -> tensor<3x4xf32> {
+  %0 = graph.trilu %x, %k {upper = true} : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
