@@ -423,7 +423,7 @@ int main(int argc, char **argv) {
   if (cuda)
     popts.workspaceAlignment = 256; // cudaMalloc's alignment
   // CUDA maps the linalg ops to kernels itself: no CPU tiling/vectorisation.
-  if (cuda)
+  if (cuda || cudaEmulate)
     popts.cpuKernels = false;
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
