@@ -19,6 +19,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 
 using namespace mlir;
 using namespace tfrt;
@@ -335,6 +337,7 @@ private:
   FailureOr<SmallVector<Value>> globalMaxPool(NodeCtx &n);
   FailureOr<SmallVector<Value>> lrn(NodeCtx &n);
   FailureOr<SmallVector<Value>> topK(NodeCtx &n);
+  FailureOr<SmallVector<Value>> einsum(NodeCtx &n);
   FailureOr<SmallVector<Value>> scatterElements(NodeCtx &n);
   FailureOr<SmallVector<Value>> scatterND(NodeCtx &n);
 
@@ -389,6 +392,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"DepthToSpace", &NodeImporter::depthToSpace},
       {"Div", &NodeImporter::binary},
       {"Dropout", &NodeImporter::dropout},
+      {"Einsum", &NodeImporter::einsum},
       {"Elu", &NodeImporter::activation},
       {"Equal", &NodeImporter::elementwise},
       {"Erf", &NodeImporter::unary},
@@ -2696,6 +2700,146 @@ FailureOr<SmallVector<Value>> NodeImporter::scatterND(NodeCtx &n) {
   return one(build(n, "graph.scatter_nd", {*x, *idx, *upd},
                    {named("reduction",
                           builder.getStringAttr(red->value_or("none")))}));
+}
+
+/// Einsum without ellipses or repeated letters within one operand, on one
+/// or two operands: letters only one side needs are summed first, then a
+/// batched matmul over [batch, free, contracted] layouts (transposes and
+/// reshapes around it), then the output order.
+FailureOr<SmallVector<Value>> NodeImporter::einsum(NodeCtx &n) {
+  auto eq = stringAttr(n, "equation");
+  if (failed(eq))
+    return failure();
+  if (!*eq) {
+    error(n) << "missing attribute 'equation'";
+    return failure();
+  }
+  std::string e;
+  for (char c : **eq)
+    if (c != ' ')
+      e += c;
+  size_t arrow = e.find("->");
+  std::string lhs = e.substr(0, arrow);
+  SmallVector<std::string> terms;
+  for (StringRef t : llvm::split(StringRef(lhs), ','))
+    terms.push_back(t.str());
+  SmallVector<Value> ins;
+  for (Value v : n.ins)
+    if (v)
+      ins.push_back(v);
+  std::string out;
+  if (arrow != std::string::npos) {
+    out = e.substr(arrow + 2);
+  } else {
+    std::map<char, int> count;
+    for (char c : lhs)
+      if (c != ',')
+        ++count[c];
+    for (auto [c, k] : count)
+      if (k == 1)
+        out += c;
+  }
+  auto unsupportedEq = [&](StringRef why) {
+    unsupported(n) << ": equation '" << **eq << "' (" << why << ")";
+    return failure();
+  };
+  if (e.find('.') != std::string::npos)
+    return unsupportedEq("ellipsis");
+  if (terms.size() != ins.size() || terms.empty() || terms.size() > 2)
+    return unsupportedEq("one or two operands are supported");
+  for (auto [t, v] : llvm::zip(terms, ins)) {
+    auto vt = rankedOf(v);
+    if (!vt || !vt.hasStaticShape() || (int64_t)t.size() != vt.getRank())
+      return unsupportedEq("operand rank does not match or is not static");
+    if (llvm::SmallSet<char, 8>(t.begin(), t.end()).size() != t.size())
+      return unsupportedEq("a repeated letter within one operand");
+  }
+  std::map<char, int64_t> size;
+  for (auto [t, v] : llvm::zip(terms, ins))
+    for (auto [i, c] : llvm::enumerate(t))
+      size[c] = rankedOf(v).getDimSize(i);
+  // Sums away the letters of `t` that `keep` does not contain.
+  auto sumAway = [&](Value v, std::string &t,
+                     const std::string &keep) -> FailureOr<Value> {
+    SmallVector<int64_t> axes;
+    std::string rest;
+    for (auto [i, c] : llvm::enumerate(t)) {
+      if (keep.find(c) == std::string::npos)
+        axes.push_back(i);
+      else
+        rest += c;
+    }
+    if (axes.empty())
+      return v;
+    t = rest;
+    return reduceOp(n, "graph.reduce_sum", v, axes, false);
+  };
+  // Transposes `v` (letters `t`) into the letter order `order`.
+  auto permute = [&](Value v, const std::string &t,
+                     const std::string &order) -> FailureOr<Value> {
+    SmallVector<int64_t> perm;
+    bool id = true;
+    for (auto [i, c] : llvm::enumerate(order)) {
+      perm.push_back(t.find(c));
+      id &= perm.back() == (int64_t)i;
+    }
+    if (id)
+      return v;
+    return build(n, "graph.transpose", {v}, {named("perm", i64s(perm))});
+  };
+  auto prod = [&](const std::string &letters) {
+    int64_t p = 1;
+    for (char c : letters)
+      p *= size[c];
+    return p;
+  };
+  if (ins.size() == 1) {
+    std::string t = terms[0];
+    auto r = sumAway(ins[0], t, out);
+    if (failed(r))
+      return failure();
+    return one(permute(*r, t, out));
+  }
+  std::string a = terms[0], b = terms[1];
+  auto ra = sumAway(ins[0], a, out + b);
+  auto rb = sumAway(ins[1], b, out + a);
+  if (failed(ra) || failed(rb))
+    return failure();
+  std::string batch, contract, freeA, freeB;
+  for (char c : a) {
+    bool inB = b.find(c) != std::string::npos,
+         inOut = out.find(c) != std::string::npos;
+    if (inB && inOut)
+      batch += c;
+    else if (inB)
+      contract += c;
+    else
+      freeA += c;
+  }
+  for (char c : b)
+    if (a.find(c) == std::string::npos)
+      freeB += c;
+  auto pa = permute(*ra, a, batch + freeA + contract);
+  auto pb = permute(*rb, b, batch + contract + freeB);
+  if (failed(pa) || failed(pb))
+    return failure();
+  int64_t nb = prod(batch), m = prod(freeA), k = prod(contract),
+          nn = prod(freeB);
+  auto a3 = reshapeTo(n, *pa, {nb, m, k});
+  auto b3 = reshapeTo(n, *pb, {nb, k, nn});
+  if (failed(a3) || failed(b3))
+    return failure();
+  auto mm = build(n, "graph.matmul", {*a3, *b3});
+  if (failed(mm))
+    return failure();
+  std::string have = batch + freeA + freeB;
+  SmallVector<int64_t> shape;
+  for (char c : have)
+    shape.push_back(size[c]);
+  auto r = reshapeTo(n, *mm, shape);
+  if (failed(r))
+    return failure();
+  return one(permute(*r, have, out));
 }
 
 //===----------------------------------------------------------------------===//

@@ -204,7 +204,8 @@ with open(os.path.join(OUT, "malformed.onnx"), "wb") as f:
 # Ops whose ONNX form the importer normalises: Resize with constant sizes
 # (scales derived), ConvTranspose with output_shape (pads derived),
 # ReduceSum-13 axes as an input and ReduceMean axes as an attribute, equal
-# Split into slices, Range folded, variadic Mean into adds and a divide.
+# Split into slices, Range folded, variadic Mean into adds and a divide,
+# Einsum into a batched matmul between reshapes.
 save("new_ops", [
     helper.make_node("Resize", ["x", "", "", "sizes"], ["up"], name="resize",
                      mode="nearest", coordinate_transformation_mode="asymmetric",
@@ -216,9 +217,11 @@ save("new_ops", [
     helper.make_node("Split", ["x"], ["s0", "s1"], name="split", axis=1),
     helper.make_node("Range", ["r0", "r1", "r2"], ["rg"], name="range"),
     helper.make_node("Mean", ["s0", "s1", "s0"], ["mn"], name="mean"),
+    helper.make_node("Einsum", ["x", "x"], ["es"], name="einsum",
+                     equation="abij,abjk->abik"),
 ], [vi("x", F, [1, 2, 4, 4])],
    [vi("up", F, None), vi("ct", F, None), vi("rs", F, None), vi("rm", F, None),
-    vi("rg", TensorProto.INT64, None), vi("mn", F, None)],
+    vi("rg", TensorProto.INT64, None), vi("mn", F, None), vi("es", F, None)],
    [numpy_helper.from_array(np.array([1, 2, 8, 8], np.int64), "sizes"),
     numpy_helper.from_array(np.ones((2, 3, 3, 3), np.float32), "wt"),
     numpy_helper.from_array(np.array([2, 3], np.int64), "axes"),
