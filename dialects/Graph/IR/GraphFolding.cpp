@@ -256,14 +256,7 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
   RankedTensorType type = staticResultType(*this);
   if (!x || !x.hasStaticShape() || !type)
     return {};
-  int64_t rank = x.getRank();
-  auto clampIndex = [&](std::optional<int64_t> v, int64_t dflt) {
-    int64_t i = v ? *v : dflt;
-    if (i < 0)
-      i += rank;
-    return std::clamp<int64_t>(i, 0, rank);
-  };
-  int64_t s = clampIndex(getStart(), 0), e = clampIndex(getEnd(), rank);
+  auto [s, e] = shapeOpRange(x.getRank(), getStart(), getEnd());
   SmallVector<int64_t> dims;
   for (int64_t i = s; i < e; ++i)
     dims.push_back(x.getDimSize(i));

@@ -156,6 +156,18 @@ int64_t tfrt::graph::windowOutputSize(int64_t in, int64_t kernel,
   return out;
 }
 
+std::pair<int64_t, int64_t>
+tfrt::graph::shapeOpRange(int64_t rank, std::optional<int64_t> start,
+                          std::optional<int64_t> end) {
+  auto clampIndex = [&](std::optional<int64_t> v, int64_t dflt) {
+    int64_t i = v ? *v : dflt;
+    if (i < 0)
+      i += rank;
+    return std::clamp<int64_t>(i, 0, rank);
+  };
+  return {clampIndex(start, 0), clampIndex(end, rank)};
+}
+
 LogicalResult tfrt::graph::refineResultTypes(Operation *op) {
   auto iface = dyn_cast<InferTypeOpInterface>(op);
   if (!iface)
@@ -1160,19 +1172,12 @@ LogicalResult ShapeOp::inferReturnTypes(MLIRContext *ctx,
     types.push_back(ranked({kDyn}, i64));
     return success();
   }
-  int64_t rank = x.getRank();
-  auto clampIndex = [&](std::optional<int64_t> v, int64_t dflt) {
-    int64_t i = v ? *v : dflt;
-    if (i < 0)
-      i += rank;
-    return std::clamp<int64_t>(i, 0, rank);
-  };
   std::optional<int64_t> start, end;
   if (auto a = adaptor.getStartAttr())
     start = a.getInt();
   if (auto a = adaptor.getEndAttr())
     end = a.getInt();
-  int64_t s = clampIndex(start, 0), e = clampIndex(end, rank);
+  auto [s, e] = shapeOpRange(x.getRank(), start, end);
   types.push_back(ranked({std::max<int64_t>(0, e - s)}, i64));
   return success();
 }

@@ -57,6 +57,13 @@ computeSliceParams(llvm::ArrayRef<int64_t> shape, mlir::Value starts,
                    mlir::Value ends, mlir::Value axes, mlir::Value steps,
                    std::optional<mlir::Location> loc);
 
+/// The [begin, end) dimension range that ONNX Shape with optional
+/// `start`/`end` selects from a tensor of `rank` (negative values count from
+/// the end, then both are clamped to [0, rank]).
+std::pair<int64_t, int64_t> shapeOpRange(int64_t rank,
+                                         std::optional<int64_t> start,
+                                         std::optional<int64_t> end);
+
 /// Re-infers the result types of `op` from its operands and folds it when
 /// possible. Used by the importers and by tfrt-specialize-shapes. Emits a
 /// diagnostic and fails when inference finds an inconsistency.

@@ -411,14 +411,7 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
       return failOp(rewriter, op,
                     "shape of an unranked tensor is not supported (run "
                     "tfrt-specialize-shapes)");
-    int64_t rank = x.getRank();
-    auto clampIndex = [&](std::optional<int64_t> v, int64_t dflt) {
-      int64_t i = v ? *v : dflt;
-      if (i < 0)
-        i += rank;
-      return std::clamp<int64_t>(i, 0, rank);
-    };
-    int64_t s = clampIndex(op.getStart(), 0), e = clampIndex(op.getEnd(), rank);
+    auto [s, e] = shapeOpRange(x.getRank(), op.getStart(), op.getEnd());
     SmallVector<APInt> dims;
     RankedTensorType type = loweredResultType(op);
     unsigned width = type.getElementType().getIntOrFloatBitWidth();
