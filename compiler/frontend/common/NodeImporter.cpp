@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/frontend/common/NodeImporter.h"
+#include "compiler/frontend/common/NodeImporterImpl.h"
 
 #include "dialects/Graph/IR/GraphOps.h"
 #include "passes/Graph/Passes.h"
@@ -32,8 +32,8 @@
 using namespace mlir;
 using namespace tfrt;
 using namespace tfrt::frontend;
+using namespace tfrt::frontend::detail;
 
-static constexpr int64_t kDyn = ShapedType::kDynamic;
 
 const AttrValue *NodeDesc::findAttr(StringRef attrName) const {
   for (const auto &[n, v] : attributes)
@@ -195,171 +195,6 @@ DenseElementsAttr tfrt::frontend::tensorFromDoubles(RankedTensorType type,
 // NodeImporter
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// The node being imported with its resolved operands.
-struct NodeCtx {
-  const NodeDesc &node;
-  std::string displayName;
-  Location loc;
-  SmallVector<Value> ins; // per input slot; null = omitted
-
-  int64_t opset() const { return node.opsetVersion; }
-  Value in(unsigned i) const { return i < ins.size() ? ins[i] : Value(); }
-};
-
-class NodeImporter;
-using Handler = FailureOr<SmallVector<Value>> (NodeImporter::*)(NodeCtx &);
-
-struct OpEntry {
-  const char *opType;
-  Handler handler;
-};
-
-class NodeImporter {
-public:
-  NodeImporter(ModuleOp module, const ImportOptions &options)
-      : module(module), options(options), ctx(module.getContext()),
-        builder(ctx), fileLocation(fileLoc(ctx, options.fileName)) {}
-
-  LogicalResult run(const GraphDesc &graph);
-
-  static ArrayRef<OpEntry> opTable();
-
-private:
-  // Graph-level steps.
-  bool resolveInputShapes(const GraphDesc &graph,
-                          SmallVectorImpl<Type> &argTypes,
-                          SmallVectorImpl<const InputDesc *> &args);
-  void importNode(const NodeDesc &node, unsigned index);
-
-  // Diagnostics.
-  InFlightDiagnostic unsupported(NodeCtx &n) {
-    return emitError(n.loc) << "unsupported op '" << n.node.opType
-                            << "' (node '" << n.displayName << "')";
-  }
-  InFlightDiagnostic error(NodeCtx &n) { return emitError(n.loc); }
-  bool outputUsed(NodeCtx &n, unsigned i) const {
-    return i < n.node.outputs.size() && !n.node.outputs[i].empty() &&
-           usedNames.contains(n.node.outputs[i]);
-  }
-
-  // Attributes.
-  FailureOr<int64_t> intAttr(NodeCtx &n, StringRef name, int64_t dflt);
-  FailureOr<std::optional<int64_t>> optIntAttr(NodeCtx &n, StringRef name);
-  FailureOr<double> floatAttr(NodeCtx &n, StringRef name, double dflt);
-  FailureOr<std::optional<double>> optFloatAttr(NodeCtx &n, StringRef name);
-  FailureOr<std::optional<SmallVector<int64_t>>> intsAttr(NodeCtx &n,
-                                                         StringRef name);
-  FailureOr<std::optional<std::string>> stringAttr(NodeCtx &n,
-                                                   StringRef name);
-  FailureOr<Value> requireInput(NodeCtx &n, unsigned i, StringRef what);
-  LogicalResult checkNoAttr(NodeCtx &n, StringRef name);
-
-  // Op construction.
-  FailureOr<Value> build(NodeCtx &n, StringRef opName, ValueRange operands,
-                         ArrayRef<NamedAttribute> attrs = {});
-  Value constant(NodeCtx &n, DenseElementsAttr value);
-  Value constI64(NodeCtx &n, ArrayRef<int64_t> values);
-  NamedAttribute named(StringRef name, Attribute a) {
-    return NamedAttribute(StringAttr::get(ctx, name), a);
-  }
-  Attribute i64(int64_t v) { return builder.getI64IntegerAttr(v); }
-  Attribute f32(double v) { return builder.getF32FloatAttr((float)v); }
-  Attribute boolean(bool v) { return builder.getBoolAttr(v); }
-  Attribute i64s(ArrayRef<int64_t> v) { return builder.getDenseI64ArrayAttr(v); }
-  static FailureOr<SmallVector<Value>> one(FailureOr<Value> v) {
-    if (failed(v))
-      return failure();
-    return SmallVector<Value>{*v};
-  }
-
-  // Shared pieces of conv and pooling.
-  struct WindowAttrs {
-    SmallVector<int64_t> kernel, strides, pads, dilations;
-  };
-  LogicalResult windowAttrs(NodeCtx &n, Value input, WindowAttrs &w,
-                            bool ceilMode);
-
-  // Handlers.
-  FailureOr<SmallVector<Value>> binary(NodeCtx &n);
-  FailureOr<SmallVector<Value>> unary(NodeCtx &n);
-  FailureOr<SmallVector<Value>> identity(NodeCtx &n);
-  FailureOr<SmallVector<Value>> clip(NodeCtx &n);
-  FailureOr<SmallVector<Value>> hardSigmoid(NodeCtx &n);
-  FailureOr<SmallVector<Value>> matmul(NodeCtx &n);
-  FailureOr<SmallVector<Value>> gemm(NodeCtx &n);
-  FailureOr<SmallVector<Value>> conv(NodeCtx &n);
-  FailureOr<SmallVector<Value>> batchNorm(NodeCtx &n);
-  FailureOr<SmallVector<Value>> maxPool(NodeCtx &n);
-  FailureOr<SmallVector<Value>> averagePool(NodeCtx &n);
-  FailureOr<SmallVector<Value>> globalAveragePool(NodeCtx &n);
-  FailureOr<SmallVector<Value>> softmax(NodeCtx &n);
-  FailureOr<SmallVector<Value>> reshape(NodeCtx &n);
-  FailureOr<SmallVector<Value>> flatten(NodeCtx &n);
-  FailureOr<SmallVector<Value>> transpose(NodeCtx &n);
-  FailureOr<SmallVector<Value>> concat(NodeCtx &n);
-  FailureOr<SmallVector<Value>> slice(NodeCtx &n);
-  FailureOr<SmallVector<Value>> squeeze(NodeCtx &n);
-  FailureOr<SmallVector<Value>> unsqueeze(NodeCtx &n);
-  FailureOr<SmallVector<Value>> shape(NodeCtx &n);
-  FailureOr<SmallVector<Value>> castOp(NodeCtx &n);
-  FailureOr<SmallVector<Value>> constantNode(NodeCtx &n);
-  FailureOr<SmallVector<Value>> gather(NodeCtx &n);
-  FailureOr<SmallVector<Value>> dropout(NodeCtx &n);
-  FailureOr<SmallVector<Value>> constantOfShape(NodeCtx &n);
-  FailureOr<SmallVector<Value>> elementwise(NodeCtx &n);
-  FailureOr<SmallVector<Value>> variadic(NodeCtx &n);
-  FailureOr<SmallVector<Value>> modOp(NodeCtx &n);
-  FailureOr<SmallVector<Value>> bitShift(NodeCtx &n);
-  FailureOr<SmallVector<Value>> where(NodeCtx &n);
-  FailureOr<SmallVector<Value>> isInf(NodeCtx &n);
-  FailureOr<SmallVector<Value>> activation(NodeCtx &n);
-  FailureOr<SmallVector<Value>> reduce(NodeCtx &n);
-  FailureOr<SmallVector<Value>> argMinMax(NodeCtx &n);
-  FailureOr<SmallVector<Value>> resize(NodeCtx &n);
-  FailureOr<SmallVector<Value>> convTranspose(NodeCtx &n);
-  FailureOr<SmallVector<Value>> expand(NodeCtx &n);
-  FailureOr<SmallVector<Value>> tile(NodeCtx &n);
-  FailureOr<SmallVector<Value>> pad(NodeCtx &n);
-  FailureOr<SmallVector<Value>> split(NodeCtx &n);
-  FailureOr<SmallVector<Value>> range(NodeCtx &n);
-  FailureOr<SmallVector<Value>> cumSum(NodeCtx &n);
-  FailureOr<SmallVector<Value>> gatherElements(NodeCtx &n);
-  FailureOr<SmallVector<Value>> gatherND(NodeCtx &n);
-  FailureOr<SmallVector<Value>> trilu(NodeCtx &n);
-  FailureOr<SmallVector<Value>> oneHot(NodeCtx &n);
-  FailureOr<SmallVector<Value>> depthToSpace(NodeCtx &n);
-  FailureOr<SmallVector<Value>> spaceToDepth(NodeCtx &n);
-  FailureOr<SmallVector<Value>> layerNorm(NodeCtx &n);
-  FailureOr<SmallVector<Value>> instanceNorm(NodeCtx &n);
-  FailureOr<SmallVector<Value>> meanVarianceNorm(NodeCtx &n);
-  FailureOr<SmallVector<Value>> globalMaxPool(NodeCtx &n);
-  FailureOr<SmallVector<Value>> lrn(NodeCtx &n);
-  FailureOr<SmallVector<Value>> topK(NodeCtx &n);
-  FailureOr<SmallVector<Value>> einsum(NodeCtx &n);
-  FailureOr<SmallVector<Value>> scatterElements(NodeCtx &n);
-  FailureOr<SmallVector<Value>> scatterND(NodeCtx &n);
-
-  // Helpers of the decompositions.
-  FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,
-                            ArrayRef<int64_t> axes, bool keepdims);
-  FailureOr<Value> scalarLike(NodeCtx &n, Value like, double v);
-  FailureOr<Value> reshapeTo(NodeCtx &n, Value x, ArrayRef<int64_t> shape);
-
-  ModuleOp module;
-  const ImportOptions &options;
-  MLIRContext *ctx;
-  OpBuilder builder;
-  Location fileLocation;
-  llvm::StringMap<Value> values;
-  llvm::StringSet<> unknown;
-  llvm::StringSet<> usedNames;
-  bool hadError = false;
-  bool inputsFailed = false;
-};
-
-} // namespace
 
 ArrayRef<OpEntry> NodeImporter::opTable() {
   static const OpEntry table[] = {
@@ -500,25 +335,7 @@ std::vector<std::string> tfrt::supportedOnnxOps() {
 // Graph level
 //===----------------------------------------------------------------------===//
 
-static std::string shapeString(ArrayRef<int64_t> dims) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(dims)) {
-    if (i)
-      s += ",";
-    s += d == kDyn ? std::string("?") : std::to_string(d);
-  }
-  return s + "]";
-}
 
-static std::string dimsString(ArrayRef<int64_t> dims) {
-  std::string s;
-  for (auto [i, d] : llvm::enumerate(dims)) {
-    if (i)
-      s += "x";
-    s += std::to_string(d);
-  }
-  return s;
-}
 
 bool NodeImporter::resolveInputShapes(const GraphDesc &graph,
                                       SmallVectorImpl<Type> &argTypes,
@@ -932,13 +749,7 @@ Value NodeImporter::constI64(NodeCtx &n, ArrayRef<int64_t> vals) {
   return constant(n, DenseElementsAttr::get(type, vals));
 }
 
-static Type elementTypeOf(Value v) {
-  return cast<ShapedType>(v.getType()).getElementType();
-}
 
-static RankedTensorType rankedOf(Value v) {
-  return dyn_cast<RankedTensorType>(v.getType());
-}
 
 //===----------------------------------------------------------------------===//
 // Handlers
@@ -1014,26 +825,6 @@ FailureOr<SmallVector<Value>> NodeImporter::identity(NodeCtx &n) {
   return SmallVector<Value>{*x};
 }
 
-/// A scalar tensor of `elem` holding `v`, or the type's lowest (`v` = -inf)
-/// / highest (`v` = +inf) value for integer types.
-static DenseElementsAttr scalarOf(Type elem, double v) {
-  auto type = RankedTensorType::get({}, elem);
-  if (isa<FloatType>(elem))
-    return tensorFromDoubles(type, {v});
-  auto it = cast<IntegerType>(elem);
-  unsigned w = it.getWidth();
-  APInt value;
-  if (std::isinf(v)) {
-    bool high = v > 0;
-    value = it.isUnsigned() || w == 1
-                ? (high ? APInt::getMaxValue(w) : APInt::getMinValue(w))
-                : (high ? APInt::getSignedMaxValue(w)
-                        : APInt::getSignedMinValue(w));
-  } else {
-    value = APInt(w, (uint64_t)(int64_t)v, true, true);
-  }
-  return DenseElementsAttr::get(type, ArrayRef<APInt>(value));
-}
 
 FailureOr<SmallVector<Value>> NodeImporter::clip(NodeCtx &n) {
   auto x = requireInput(n, 0, "input");
@@ -1708,30 +1499,7 @@ FailureOr<SmallVector<Value>> NodeImporter::constantOfShape(NodeCtx &n) {
 // Elementwise ops beyond the arithmetic ones
 //===----------------------------------------------------------------------===//
 
-/// Reads a constant float (or integer) tensor into doubles.
-static LogicalResult getConstantDoubles(Value v, SmallVectorImpl<double> &out) {
-  if (!v)
-    return failure();
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return failure();
-  out.clear();
-  if (isa<FloatType>(attr.getElementType())) {
-    for (const APFloat &f : attr.getValues<APFloat>())
-      out.push_back(f.convertToDouble());
-    return success();
-  }
-  SmallVector<int64_t> ints;
-  if (failed(graph::getConstantInts(v, ints)))
-    return failure();
-  out.assign(ints.begin(), ints.end());
-  return success();
-}
 
-static bool isEmptyTensorValue(Value v) {
-  auto t = v ? rankedOf(v) : RankedTensorType();
-  return t && t.hasStaticShape() && t.getNumElements() == 0;
-}
 
 FailureOr<SmallVector<Value>> NodeImporter::elementwise(NodeCtx &n) {
   auto lhs = requireInput(n, 0, "A");
