@@ -1,0 +1,506 @@
+//===- ImageOps.cpp - ONNX geometry ops onto the graph dialect ------------===//
+//
+// GridSample (opset 16), RoiAlign (opsets 10 and 16), MaxUnpool and Det,
+// decomposed into existing graph ops:
+//
+//  - GridSample and RoiAlign compute the source coordinates of every tap
+//    elementwise, read the taps with gather_nd on run-time (n, y, x) index
+//    tuples from the input transposed to NHWC, and sum (or take the maximum
+//    of) the weighted taps;
+//  - MaxUnpool is a scatter_nd of the values into a zero tensor at the flat
+//    indices (zero-padded at the end up to output_shape when it is given);
+//  - Det is an unrolled Gaussian elimination with partial pivoting (row
+//    swaps as gather_elements on arg_max indices), O(M) graph ops of
+//    O(batch * M^2) work each.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/common/NodeImporterImpl.h"
+#include "compiler/frontend/common/OpChain.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace tfrt;
+using namespace tfrt::frontend;
+using namespace tfrt::frontend::detail;
+
+namespace {
+
+/// Reads the taps of an NHWC image at per-position (n, y, x) float
+/// coordinates of shape [N', H', W', 1]; positions outside the image read 0.
+struct TapReader {
+  OpChain &g;
+  Value image;   // [N, H, W, C]
+  Value batch;   // i64 [N', H', W', 1]: the n of each position
+  int64_t h, w;
+
+  /// weight * image[n, y, x, :] -> [N', H', W', C]
+  Value read(Value y, Value x, Value weight) {
+    Type elem = elementTypeOf(weight);
+    Type i64t = IntegerType::get(g.context(), 64);
+    Value zero = g.scalar(elem, 0.0);
+    auto inside = [&](Value c, int64_t size) {
+      return g.logicalAnd(g.cmp("graph.greater_or_equal", c, zero),
+                          g.cmp("graph.less_or_equal", c,
+                                g.scalar(elem, (double)(size - 1))));
+    };
+    auto index = [&](Value c, int64_t size) {
+      return g.cast(g.op("graph.clip", {c, zero,
+                                        g.scalar(elem, (double)(size - 1))}),
+                    i64t);
+    };
+    Value valid = g.logicalAnd(inside(y, h), inside(x, w));
+    Value idx = g.concat({batch, index(y, h), index(x, w)}, 3);
+    Value v = g.op("graph.gather_nd", {image, idx},
+                   {g.attr("batch_dims", IntegerAttr::get(i64t, 0))});
+    return g.mul(v, g.where(valid, weight, zero));
+  }
+};
+
+} // namespace
+
+FailureOr<SmallVector<Value>> NodeImporter::gridSample(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto grid = requireInput(n, 1, "grid");
+  auto modeAttr = stringAttr(n, "mode");
+  auto padAttr = stringAttr(n, "padding_mode");
+  auto alignAttr = intAttr(n, "align_corners", 0);
+  if (failed(x) || failed(grid) || failed(modeAttr) || failed(padAttr) ||
+      failed(alignAttr))
+    return failure();
+  std::string mode = modeAttr->value_or("bilinear");
+  std::string padding = padAttr->value_or("zeros");
+  bool linear = mode == "bilinear" || mode == "linear";
+  bool cubic = mode == "bicubic" || mode == "cubic";
+  if (!linear && !cubic && mode != "nearest") {
+    error(n) << "attribute 'mode' must be 'bilinear', 'nearest' or "
+                "'bicubic', not '"
+             << mode << "'";
+    return failure();
+  }
+  if (padding != "zeros" && padding != "border" && padding != "reflection") {
+    error(n) << "attribute 'padding_mode' must be 'zeros', 'border' or "
+                "'reflection', not '"
+             << padding << "'";
+    return failure();
+  }
+  bool align = *alignAttr != 0;
+  auto xt = rankedOf(*x);
+  auto gt = rankedOf(*grid);
+  if (!xt || !gt || !xt.hasStaticShape() || !gt.hasStaticShape() ||
+      xt.getRank() != 4 || gt.getRank() != 4 || gt.getDimSize(3) != 2 ||
+      gt.getDimSize(0) != xt.getDimSize(0) ||
+      !isa<FloatType>(xt.getElementType())) {
+    error(n) << "needs a static float input [N, C, H, W] and a grid "
+                "[N, H_out, W_out, 2]";
+    return failure();
+  }
+  int64_t N = xt.getDimSize(0), H = xt.getDimSize(2), W = xt.getDimSize(3),
+          Ho = gt.getDimSize(1), Wo = gt.getDimSize(2);
+  Type elem = xt.getElementType();
+
+  OpChain g(builder, n.loc);
+  auto c = [&](double v) { return g.scalar(elem, v); };
+  Value gridV = g.cast(*grid, elem);
+  // Pixel coordinates [N, Ho, Wo, 1] from the normalized ones.
+  auto unnormalize = [&](Value v, int64_t size) {
+    Value p1 = g.add(v, c(1.0));
+    if (align)
+      return g.mul(p1, c((double)(size - 1) / 2.0));
+    return g.div(g.sub(g.mul(p1, c((double)size)), c(1.0)), c(2.0));
+  };
+  Value gx = unnormalize(g.slice(gridV, 3, 0, 1), W);
+  Value gy = unnormalize(g.slice(gridV, 3, 1, 2), H);
+
+  // Padding of a coordinate: border clips to the image, reflection
+  // reflects about the borders (the pixel edges without align_corners),
+  // then clips.
+  auto clipTo = [&](Value v, int64_t size) {
+    return g.op("graph.clip", {v, c(0.0), c((double)(size - 1))});
+  };
+  auto reflect = [&](Value v, int64_t size) -> Value {
+    double lo = align ? 0.0 : -0.5;
+    double span = align ? (double)(size - 1) : (double)size;
+    if (span <= 0)
+      return g.mul(v, c(0.0));
+    Value d = g.unary("graph.abs", g.sub(v, c(lo)));
+    Value flips = g.unary("graph.floor", g.div(d, c(span)));
+    Value extra = g.sub(d, g.mul(flips, c(span)));
+    Value half = g.mul(flips, c(0.5));
+    Value even = g.cmp("graph.equal", g.unary("graph.floor", half), half);
+    Value r = g.where(even, g.add(extra, c(lo)), g.add(g.sub(c(span), extra),
+                                                       c(lo)));
+    return clipTo(r, size);
+  };
+  auto pad = [&](Value v, int64_t size) -> Value {
+    if (padding == "border")
+      return clipTo(v, size);
+    if (padding == "reflection")
+      return reflect(v, size);
+    return v;
+  };
+
+  SmallVector<int64_t> nIota(N);
+  std::iota(nIota.begin(), nIota.end(), 0);
+  TapReader taps{g, g.transpose(*x, {0, 2, 3, 1}),
+                 g.expand(g.i64Tensor({N, 1, 1, 1}, nIota), {N, Ho, Wo, 1}),
+                 H, W};
+  Value acc;
+  auto accumulate = [&](Value v) { acc = acc ? g.add(acc, v) : v; };
+  Value one = c(1.0);
+  if (mode == "nearest") {
+    Value px = g.unary("graph.round", pad(gx, W));
+    Value py = g.unary("graph.round", pad(gy, H));
+    accumulate(taps.read(py, px, g.expand(one, {N, Ho, Wo, 1})));
+  } else if (linear) {
+    Value px = pad(gx, W), py = pad(gy, H);
+    Value x0 = g.unary("graph.floor", px), y0 = g.unary("graph.floor", py);
+    Value x1 = g.add(x0, one), y1 = g.add(y0, one);
+    Value wx1 = g.sub(px, x0), wy1 = g.sub(py, y0);
+    Value wx0 = g.sub(one, wx1), wy0 = g.sub(one, wy1);
+    accumulate(taps.read(y0, x0, g.mul(wy0, wx0)));
+    accumulate(taps.read(y0, x1, g.mul(wy0, wx1)));
+    accumulate(taps.read(y1, x0, g.mul(wy1, wx0)));
+    accumulate(taps.read(y1, x1, g.mul(wy1, wx1)));
+  } else {
+    // Cubic convolution (A = -0.75) over the 4x4 neighbourhood; padding
+    // applies to each tap's coordinate.
+    const double A = -0.75;
+    auto near = [&](Value t) { // |t| <= 1
+      return g.add(g.mul(g.mul(g.sub(g.mul(c(A + 2), t), c(A + 3)), t), t),
+                   one);
+    };
+    auto far = [&](Value t) { // 1 < |t| < 2
+      Value r = g.add(g.mul(g.sub(g.mul(c(A), t), c(5 * A)), t), c(8 * A));
+      return g.sub(g.mul(r, t), c(4 * A));
+    };
+    auto coeffs = [&](Value t) {
+      return SmallVector<Value>{far(g.add(t, one)), near(t),
+                                near(g.sub(one, t)), far(g.sub(c(2.0), t))};
+    };
+    Value fx = g.unary("graph.floor", gx), fy = g.unary("graph.floor", gy);
+    SmallVector<Value> wx = coeffs(g.sub(gx, fx)), wy = coeffs(g.sub(gy, fy));
+    for (int i = 0; i < 4; ++i) {
+      Value ty = pad(g.add(fy, c(i - 1.0)), H);
+      for (int j = 0; j < 4; ++j) {
+        Value tx = pad(g.add(fx, c(j - 1.0)), W);
+        accumulate(taps.read(ty, tx, g.mul(wy[i], wx[j])));
+      }
+    }
+  }
+  Value y = g.transpose(acc, {0, 3, 1, 2});
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::roiAlign(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto rois = requireInput(n, 1, "rois");
+  auto batchIdx = requireInput(n, 2, "batch_indices");
+  auto modeAttr = stringAttr(n, "mode");
+  auto ctmAttr = stringAttr(n, "coordinate_transformation_mode");
+  auto ph = intAttr(n, "output_height", 1);
+  auto pw = intAttr(n, "output_width", 1);
+  auto ratio = intAttr(n, "sampling_ratio", 0);
+  auto scale = floatAttr(n, "spatial_scale", 1.0);
+  if (failed(x) || failed(rois) || failed(batchIdx) || failed(modeAttr) ||
+      failed(ctmAttr) || failed(ph) || failed(pw) || failed(ratio) ||
+      failed(scale))
+    return failure();
+  std::string mode = modeAttr->value_or("avg");
+  std::string ctm = ctmAttr->value_or(n.opset() >= 16 ? "half_pixel"
+                                                       : "output_half_pixel");
+  if (mode != "avg" && mode != "max") {
+    error(n) << "attribute 'mode' must be 'avg' or 'max', not '" << mode
+             << "'";
+    return failure();
+  }
+  if (ctm != "half_pixel" && ctm != "output_half_pixel") {
+    error(n) << "attribute 'coordinate_transformation_mode' must be "
+                "'half_pixel' or 'output_half_pixel', not '"
+             << ctm << "'";
+    return failure();
+  }
+  if (*ph <= 0 || *pw <= 0) {
+    error(n) << "attributes 'output_height' (" << *ph
+             << ") and 'output_width' (" << *pw << ") must be positive";
+    return failure();
+  }
+  if (*ratio <= 0) {
+    unsupported(n) << ": attribute 'sampling_ratio' " << *ratio
+                   << " (adaptive: the sample count would depend on each "
+                      "RoI's run-time size) is not supported; give a "
+                      "positive sampling_ratio";
+    return failure();
+  }
+  auto xt = rankedOf(*x);
+  auto rt = rankedOf(*rois);
+  auto bt = rankedOf(*batchIdx);
+  if (!xt || !rt || !bt || !xt.hasStaticShape() || !rt.hasStaticShape() ||
+      !bt.hasStaticShape() || xt.getRank() != 4 || rt.getRank() != 2 ||
+      rt.getDimSize(1) != 4 || bt.getRank() != 1 ||
+      bt.getDimSize(0) != rt.getDimSize(0) ||
+      !isa<FloatType>(xt.getElementType()) ||
+      !isa<IntegerType>(bt.getElementType())) {
+    error(n) << "needs a static float input [N, C, H, W], rois [R, 4] and "
+                "integer batch_indices [R]";
+    return failure();
+  }
+  int64_t R = rt.getDimSize(0), H = xt.getDimSize(2), W = xt.getDimSize(3);
+  int64_t gh = *ratio, gw = *ratio, S = *ph * gh, T = *pw * gw;
+  Type elem = xt.getElementType();
+  Type i64t = builder.getIntegerType(64);
+  bool halfPixel = ctm == "half_pixel";
+
+  OpChain g(builder, n.loc);
+  auto c = [&](double v) { return g.scalar(elem, v); };
+  Value r = g.cast(*rois, elem);
+  auto corner = [&](int64_t i) { // [R, 1]
+    return g.sub(g.mul(g.slice(r, 1, i, i + 1), c(*scale)),
+                 c(halfPixel ? 0.5 : 0.0));
+  };
+  Value x1 = corner(0), y1 = corner(1), x2 = corner(2), y2 = corner(3);
+  Value rw = g.sub(x2, x1), rh = g.sub(y2, y1);
+  if (!halfPixel) {
+    rw = g.max(rw, c(1.0));
+    rh = g.max(rh, c(1.0));
+  }
+  // Sample s of bin p at start + bin * (p + (s + 0.5) / grid).
+  auto samples = [&](Value start, Value extent, int64_t bins, int64_t grid) {
+    SmallVector<double> a;
+    for (int64_t p = 0; p < bins; ++p)
+      for (int64_t s = 0; s < grid; ++s)
+        a.push_back((double)p + ((double)s + 0.5) / (double)grid);
+    Value bin = g.div(extent, c((double)bins));
+    return g.add(start, g.mul(bin, g.constant(elem, {1, bins * grid}, a)));
+  };
+  Value ys = samples(y1, rh, *ph, gh); // [R, S]
+  Value xs = samples(x1, rw, *pw, gw); // [R, T]
+
+  // Bilinear taps of one coordinate: low and high index, their weights
+  // (0 outside [-1, size]).
+  struct Axis {
+    Value low, high, wLow, wHigh;
+  };
+  auto axis = [&](Value v, int64_t size) {
+    Value valid = g.logicalAnd(g.cmp("graph.greater_or_equal", v, c(-1.0)),
+                               g.cmp("graph.less_or_equal", v,
+                                     c((double)size)));
+    Value vc = g.max(v, c(0.0));
+    Value fl = g.unary("graph.floor", vc);
+    Value atEnd = g.cmp("graph.greater_or_equal", fl, c((double)(size - 1)));
+    Value last = c((double)(size - 1));
+    Axis a;
+    a.low = g.where(atEnd, last, fl);
+    a.high = g.where(atEnd, last, g.add(fl, c(1.0)));
+    Value l = g.where(atEnd, c(0.0), g.sub(vc, fl));
+    a.wLow = g.where(valid, g.sub(c(1.0), l), c(0.0));
+    a.wHigh = g.where(valid, l, c(0.0));
+    return a;
+  };
+  Axis ay = axis(ys, H), ax = axis(xs, W);
+
+  Value image = g.transpose(*x, {0, 2, 3, 1});
+  Value b = g.expand(g.reshape(g.cast(*batchIdx, i64t), {R, 1, 1, 1}),
+                     {R, S, T, 1});
+  auto yIndex = [&](Value v) {
+    return g.expand(g.reshape(g.cast(v, i64t), {R, S, 1, 1}), {R, S, T, 1});
+  };
+  auto xIndex = [&](Value v) {
+    return g.expand(g.reshape(g.cast(v, i64t), {R, 1, T, 1}), {R, S, T, 1});
+  };
+  Value acc;
+  for (auto [yi, wy] : {std::pair{ay.low, ay.wLow}, {ay.high, ay.wHigh}})
+    for (auto [xi, wx] : {std::pair{ax.low, ax.wLow}, {ax.high, ax.wHigh}}) {
+      Value idx = g.concat({b, yIndex(yi), xIndex(xi)}, 3);
+      Value v = g.op("graph.gather_nd", {image, idx},
+                     {named("batch_dims", i64(0))});
+      Value w = g.mul(g.reshape(wy, {R, S, 1, 1}), g.reshape(wx, {R, 1, T, 1}));
+      Value tap = g.mul(v, w); // [R, S, T, C]
+      if (!acc)
+        acc = tap;
+      else
+        acc = mode == "avg" ? g.add(acc, tap) : g.max(acc, tap);
+    }
+  int64_t C = xt.getDimSize(1);
+  Value pooled = g.reduce(mode == "avg" ? "graph.reduce_mean"
+                                        : "graph.reduce_max",
+                          g.reshape(acc, {R, *ph, gh, *pw, gw, C}), {2, 4},
+                          false);
+  Value y = g.transpose(pooled, {0, 3, 1, 2});
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::maxUnpool(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto indices = requireInput(n, 1, "I");
+  auto kernel = intsAttr(n, "kernel_shape");
+  auto stridesAttr = intsAttr(n, "strides");
+  auto padsAttr = intsAttr(n, "pads");
+  if (failed(x) || failed(indices) || failed(kernel) || failed(stridesAttr) ||
+      failed(padsAttr))
+    return failure();
+  auto xt = rankedOf(*x);
+  auto it = rankedOf(*indices);
+  if (!xt || !it || !xt.hasStaticShape() || xt.getRank() < 3 ||
+      it.getShape() != xt.getShape() ||
+      !isa<IntegerType>(it.getElementType())) {
+    error(n) << "needs a static input [N, C, D1, ...] and integer indices "
+                "of the same shape";
+    return failure();
+  }
+  int64_t rank = xt.getRank(), spatial = rank - 2;
+  if (!*kernel || (int64_t)(*kernel)->size() != spatial) {
+    error(n) << "attribute 'kernel_shape' must have " << spatial
+             << " values";
+    return failure();
+  }
+  SmallVector<int64_t> strides =
+      stridesAttr->value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads =
+      padsAttr->value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if ((int64_t)strides.size() != spatial ||
+      (int64_t)pads.size() != 2 * spatial) {
+    error(n) << "attributes 'strides' and 'pads' must have " << spatial
+             << " and " << 2 * spatial << " values";
+    return failure();
+  }
+  // With output_shape, the pads are ignored: the values are scattered into
+  // the shape the unpooling infers and that is zero-padded at the end of
+  // each dimension up to output_shape (like ONNX's reference).
+  SmallVector<int64_t> outShape;
+  bool explicitShape = false;
+  if (Value s = n.in(2); s && !isEmptyTensorValue(s)) {
+    if (failed(graph::getConstantInts(s, outShape))) {
+      unsupported(n) << ": 'output_shape' is not a constant";
+      return failure();
+    }
+    if ((int64_t)outShape.size() != rank) {
+      error(n) << "output_shape has " << outShape.size()
+               << " values for an input of rank " << rank;
+      return failure();
+    }
+    explicitShape = true;
+  }
+  SmallVector<int64_t> inferred{xt.getDimSize(0), xt.getDimSize(1)};
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t d = (xt.getDimSize(i + 2) - 1) * strides[i] + (**kernel)[i];
+    if (!explicitShape)
+      d -= pads[i] + pads[i + spatial];
+    if (d < 0) {
+      error(n) << "negative output dimension " << d;
+      return failure();
+    }
+    inferred.push_back(d);
+  }
+  if (!explicitShape)
+    outShape = inferred;
+  SmallVector<int64_t> endPads(2 * rank, 0);
+  bool padded = false;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (outShape[i] < inferred[i]) {
+      error(n) << "output_shape " << shapeString(outShape)
+               << " is smaller than the inferred shape "
+               << shapeString(inferred);
+      return failure();
+    }
+    endPads[rank + i] = outShape[i] - inferred[i];
+    padded |= endPads[rank + i] != 0;
+  }
+  int64_t total = 1;
+  for (int64_t d : inferred)
+    total *= d;
+  int64_t count = xt.getNumElements();
+  Type elem = xt.getElementType();
+  OpChain g(builder, n.loc);
+  Value zeros = g.expand(g.scalar(elem, 0.0), {total});
+  Value idx = g.reshape(g.cast(*indices, builder.getIntegerType(64)),
+                        {count, 1});
+  Value y = g.op("graph.scatter_nd", {zeros, idx, g.reshape(*x, {count})},
+                 {named("reduction", builder.getStringAttr("none"))});
+  y = g.reshape(y, inferred);
+  if (padded)
+    y = g.op("graph.pad", {y, g.scalar(elem, 0.0)},
+             {named("pads", i64s(endPads)),
+              named("mode", builder.getStringAttr("constant"))});
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::det(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  if (failed(x))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || !xt.hasStaticShape() || xt.getRank() < 2 ||
+      xt.getDimSize(xt.getRank() - 1) != xt.getDimSize(xt.getRank() - 2) ||
+      !isa<FloatType>(xt.getElementType())) {
+    error(n) << "needs a static float input [..., M, M]";
+    return failure();
+  }
+  Type elem = xt.getElementType();
+  int64_t M = xt.getShape().back();
+  SmallVector<int64_t> batchShape(xt.getShape().drop_back(2));
+  int64_t B = 1;
+  for (int64_t d : batchShape)
+    B *= d;
+  OpChain g(builder, n.loc);
+  if (M == 0) {
+    Value y = g.expand(g.scalar(elem, 1.0), batchShape);
+    if (g.failed())
+      return failure();
+    return SmallVector<Value>{y};
+  }
+  Type i1 = builder.getI1Type();
+  SmallVector<int64_t> iota(M);
+  std::iota(iota.begin(), iota.end(), 0);
+  Value rows = g.i64Tensor({1, M}, iota);
+  Value a = g.reshape(*x, {B, M, M});
+  Value det = g.constant(elem, {B, 1, 1}, SmallVector<double>(B, 1.0));
+  for (int64_t k = 0; k < M; ++k) {
+    if (k + 1 < M) {
+      // Partial pivoting: swap row k with the row (>= k) of the largest
+      // magnitude in column k.
+      SmallVector<double> before(M, 0.0);
+      for (int64_t i = 0; i < k; ++i)
+        before[i] = 1.0;
+      Value col = g.reshape(g.slice(a, 2, k, k + 1), {B, M});
+      Value masked = g.unary("graph.abs", col);
+      if (k > 0)
+        masked = g.where(g.constant(i1, {1, M}, before), g.scalar(elem, -1),
+                         masked);
+      Value p = g.op("graph.arg_max", {masked},
+                     {named("axis", i64(1)), named("keepdims", boolean(true)),
+                      named("select_last_index", boolean(false))});
+      Value kc = g.i64Tensor({}, {k});
+      Value perm = g.where(g.cmp("graph.equal", rows, kc), p,
+                           g.where(g.cmp("graph.equal", rows, p), kc, rows));
+      a = g.op("graph.gather_elements",
+               {a, g.expand(g.reshape(perm, {B, M, 1}), {B, M, M})},
+               {named("axis", i64(1))});
+      Value same = g.reshape(g.cmp("graph.equal", p, kc), {B, 1, 1});
+      det = g.where(same, det, g.unary("graph.neg", det));
+    }
+    Value pivot = g.slice(g.slice(a, 1, k, k + 1), 2, k, k + 1); // [B, 1, 1]
+    det = g.mul(det, pivot);
+    if (k + 1 < M) {
+      Value safe = g.where(g.cmp("graph.equal", pivot, g.scalar(elem, 0.0)),
+                           g.scalar(elem, 1.0), pivot);
+      SmallVector<double> below(M, 0.0);
+      for (int64_t i = k + 1; i < M; ++i)
+        below[i] = 1.0;
+      Value factor = g.mul(g.div(g.slice(a, 2, k, k + 1), safe),
+                           g.constant(elem, {1, M, 1}, below));
+      a = g.sub(a, g.mul(factor, g.slice(a, 1, k, k + 1)));
+    }
+  }
+  Value y = g.reshape(det, batchShape);
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
