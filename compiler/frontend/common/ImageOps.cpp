@@ -31,8 +31,8 @@ namespace {
 /// coordinates of shape [N', H', W', 1]; positions outside the image read 0.
 struct TapReader {
   OpChain &g;
-  Value image;   // [N, H, W, C]
-  Value batch;   // i64 [N', H', W', 1]: the n of each position
+  Value image; // [N, H, W, C]
+  Value batch; // i64 [N', H', W', 1]: the n of each position
   int64_t h, w;
 
   /// weight * image[n, y, x, :] -> [N', H', W', C]
@@ -41,14 +41,14 @@ struct TapReader {
     Type i64t = IntegerType::get(g.context(), 64);
     Value zero = g.scalar(elem, 0.0);
     auto inside = [&](Value c, int64_t size) {
-      return g.logicalAnd(g.cmp("graph.greater_or_equal", c, zero),
-                          g.cmp("graph.less_or_equal", c,
-                                g.scalar(elem, (double)(size - 1))));
+      return g.logicalAnd(
+          g.cmp("graph.greater_or_equal", c, zero),
+          g.cmp("graph.less_or_equal", c, g.scalar(elem, (double)(size - 1))));
     };
     auto index = [&](Value c, int64_t size) {
-      return g.cast(g.op("graph.clip", {c, zero,
-                                        g.scalar(elem, (double)(size - 1))}),
-                    i64t);
+      return g.cast(
+          g.op("graph.clip", {c, zero, g.scalar(elem, (double)(size - 1))}),
+          i64t);
     };
     Value valid = g.logicalAnd(inside(y, h), inside(x, w));
     Value idx = g.concat({batch, index(y, h), index(x, w)}, 3);
@@ -129,8 +129,8 @@ FailureOr<SmallVector<Value>> NodeImporter::gridSample(NodeCtx &n) {
     Value extra = g.sub(d, g.mul(flips, c(span)));
     Value half = g.mul(flips, c(0.5));
     Value even = g.cmp("graph.equal", g.unary("graph.floor", half), half);
-    Value r = g.where(even, g.add(extra, c(lo)), g.add(g.sub(c(span), extra),
-                                                       c(lo)));
+    Value r =
+        g.where(even, g.add(extra, c(lo)), g.add(g.sub(c(span), extra), c(lo)));
     return clipTo(r, size);
   };
   auto pad = [&](Value v, int64_t size) -> Value {
@@ -144,8 +144,8 @@ FailureOr<SmallVector<Value>> NodeImporter::gridSample(NodeCtx &n) {
   SmallVector<int64_t> nIota(N);
   std::iota(nIota.begin(), nIota.end(), 0);
   TapReader taps{g, g.transpose(*x, {0, 2, 3, 1}),
-                 g.expand(g.i64Tensor({N, 1, 1, 1}, nIota), {N, Ho, Wo, 1}),
-                 H, W};
+                 g.expand(g.i64Tensor({N, 1, 1, 1}, nIota), {N, Ho, Wo, 1}), H,
+                 W};
   Value acc;
   auto accumulate = [&](Value v) { acc = acc ? g.add(acc, v) : v; };
   Value one = c(1.0);
@@ -210,11 +210,10 @@ FailureOr<SmallVector<Value>> NodeImporter::roiAlign(NodeCtx &n) {
       failed(scale))
     return failure();
   std::string mode = modeAttr->value_or("avg");
-  std::string ctm = ctmAttr->value_or(n.opset() >= 16 ? "half_pixel"
-                                                       : "output_half_pixel");
+  std::string ctm =
+      ctmAttr->value_or(n.opset() >= 16 ? "half_pixel" : "output_half_pixel");
   if (mode != "avg" && mode != "max") {
-    error(n) << "attribute 'mode' must be 'avg' or 'max', not '" << mode
-             << "'";
+    error(n) << "attribute 'mode' must be 'avg' or 'max', not '" << mode << "'";
     return failure();
   }
   if (ctm != "half_pixel" && ctm != "output_half_pixel") {
@@ -285,9 +284,9 @@ FailureOr<SmallVector<Value>> NodeImporter::roiAlign(NodeCtx &n) {
     Value low, high, wLow, wHigh;
   };
   auto axis = [&](Value v, int64_t size) {
-    Value valid = g.logicalAnd(g.cmp("graph.greater_or_equal", v, c(-1.0)),
-                               g.cmp("graph.less_or_equal", v,
-                                     c((double)size)));
+    Value valid =
+        g.logicalAnd(g.cmp("graph.greater_or_equal", v, c(-1.0)),
+                     g.cmp("graph.less_or_equal", v, c((double)size)));
     Value vc = g.max(v, c(0.0));
     Value fl = g.unary("graph.floor", vc);
     Value atEnd = g.cmp("graph.greater_or_equal", fl, c((double)(size - 1)));
@@ -303,8 +302,8 @@ FailureOr<SmallVector<Value>> NodeImporter::roiAlign(NodeCtx &n) {
   Axis ay = axis(ys, H), ax = axis(xs, W);
 
   Value image = g.transpose(*x, {0, 2, 3, 1});
-  Value b = g.expand(g.reshape(g.cast(*batchIdx, i64t), {R, 1, 1, 1}),
-                     {R, S, T, 1});
+  Value b =
+      g.expand(g.reshape(g.cast(*batchIdx, i64t), {R, 1, 1, 1}), {R, S, T, 1});
   auto yIndex = [&](Value v) {
     return g.expand(g.reshape(g.cast(v, i64t), {R, S, 1, 1}), {R, S, T, 1});
   };
@@ -315,8 +314,8 @@ FailureOr<SmallVector<Value>> NodeImporter::roiAlign(NodeCtx &n) {
   for (auto [yi, wy] : {std::pair{ay.low, ay.wLow}, {ay.high, ay.wHigh}})
     for (auto [xi, wx] : {std::pair{ax.low, ax.wLow}, {ax.high, ax.wHigh}}) {
       Value idx = g.concat({b, yIndex(yi), xIndex(xi)}, 3);
-      Value v = g.op("graph.gather_nd", {image, idx},
-                     {named("batch_dims", i64(0))});
+      Value v =
+          g.op("graph.gather_nd", {image, idx}, {named("batch_dims", i64(0))});
       Value w = g.mul(g.reshape(wy, {R, S, 1, 1}), g.reshape(wx, {R, 1, T, 1}));
       Value tap = g.mul(v, w); // [R, S, T, C]
       if (!acc)
@@ -325,10 +324,9 @@ FailureOr<SmallVector<Value>> NodeImporter::roiAlign(NodeCtx &n) {
         acc = mode == "avg" ? g.add(acc, tap) : g.max(acc, tap);
     }
   int64_t C = xt.getDimSize(1);
-  Value pooled = g.reduce(mode == "avg" ? "graph.reduce_mean"
-                                        : "graph.reduce_max",
-                          g.reshape(acc, {R, *ph, gh, *pw, gw, C}), {2, 4},
-                          false);
+  Value pooled =
+      g.reduce(mode == "avg" ? "graph.reduce_mean" : "graph.reduce_max",
+               g.reshape(acc, {R, *ph, gh, *pw, gw, C}), {2, 4}, false);
   Value y = g.transpose(pooled, {0, 3, 1, 2});
   if (g.failed())
     return failure();
@@ -355,8 +353,7 @@ FailureOr<SmallVector<Value>> NodeImporter::maxUnpool(NodeCtx &n) {
   }
   int64_t rank = xt.getRank(), spatial = rank - 2;
   if (!*kernel || (int64_t)(*kernel)->size() != spatial) {
-    error(n) << "attribute 'kernel_shape' must have " << spatial
-             << " values";
+    error(n) << "attribute 'kernel_shape' must have " << spatial << " values";
     return failure();
   }
   SmallVector<int64_t> strides =
@@ -418,8 +415,8 @@ FailureOr<SmallVector<Value>> NodeImporter::maxUnpool(NodeCtx &n) {
   Type elem = xt.getElementType();
   OpChain g(builder, n.loc);
   Value zeros = g.expand(g.scalar(elem, 0.0), {total});
-  Value idx = g.reshape(g.cast(*indices, builder.getIntegerType(64)),
-                        {count, 1});
+  Value idx =
+      g.reshape(g.cast(*indices, builder.getIntegerType(64)), {count, 1});
   Value y = g.op("graph.scatter_nd", {zeros, idx, g.reshape(*x, {count})},
                  {named("reduction", builder.getStringAttr("none"))});
   y = g.reshape(y, inferred);
@@ -472,8 +469,8 @@ FailureOr<SmallVector<Value>> NodeImporter::det(NodeCtx &n) {
       Value col = g.reshape(g.slice(a, 2, k, k + 1), {B, M});
       Value masked = g.unary("graph.abs", col);
       if (k > 0)
-        masked = g.where(g.constant(i1, {1, M}, before), g.scalar(elem, -1),
-                         masked);
+        masked =
+            g.where(g.constant(i1, {1, M}, before), g.scalar(elem, -1), masked);
       Value p = g.op("graph.arg_max", {masked},
                      {named("axis", i64(1)), named("keepdims", boolean(true)),
                       named("select_last_index", boolean(false))});

@@ -1,11 +1,11 @@
 //===- OpChain.h - short-circuiting graph op construction -------*- C++ -*-===//
 //
 // Private to compiler/frontend/common: a small builder for the long
-// decompositions of the op-family files (SignalOps.cpp, ...). Every op is created
-// through graph::createInferred (so constants fold right away); once one op
-// fails, every later call returns a null Value without building anything,
-// and the handler checks `failed()` once at the end instead of after every
-// op.
+// decompositions of the op-family files (SignalOps.cpp, ...). Every op is
+// created through graph::createInferred (so constants fold right away); once
+// one op fails, every later call returns a null Value without building
+// anything, and the handler checks `failed()` once at the end instead of after
+// every op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,13 +48,13 @@ public:
                                      llvm::cast<ElementsAttr>(value));
   }
   Value constant(Type elem, ArrayRef<int64_t> shape, ArrayRef<double> values) {
-    return constant(tensorFromDoubles(RankedTensorType::get(shape, elem),
-                                      values));
+    return constant(
+        tensorFromDoubles(RankedTensorType::get(shape, elem), values));
   }
   Value scalar(Type elem, double v) { return constant(scalarOf(elem, v)); }
   Value i64s(ArrayRef<int64_t> values) {
-    auto type = RankedTensorType::get({(int64_t)values.size()},
-                                      b.getIntegerType(64));
+    auto type =
+        RankedTensorType::get({(int64_t)values.size()}, b.getIntegerType(64));
     return constant(DenseElementsAttr::get(type, values));
   }
   Value i64Tensor(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
@@ -101,8 +101,7 @@ public:
     return op("graph.slice",
               {x, i64s({start}), i64s({end}), i64s({axis}), i64s({1})});
   }
-  Value reduce(StringRef name, Value x, ArrayRef<int64_t> axes,
-               bool keepdims) {
+  Value reduce(StringRef name, Value x, ArrayRef<int64_t> axes, bool keepdims) {
     return op(name, {x},
               {attr("axes", b.getDenseI64ArrayAttr(axes)),
                attr("keepdims", b.getBoolAttr(keepdims))});

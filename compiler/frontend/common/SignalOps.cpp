@@ -40,10 +40,14 @@ static std::pair<double, double> unitCircle(int64_t m, int64_t n) {
   m %= n;
   if ((4 * m) % n == 0) {
     switch ((4 * m) / n) {
-    case 0: return {1.0, 0.0};
-    case 1: return {0.0, 1.0};
-    case 2: return {-1.0, 0.0};
-    default: return {0.0, -1.0};
+    case 0:
+      return {1.0, 0.0};
+    case 1:
+      return {0.0, 1.0};
+    case 2:
+      return {-1.0, 0.0};
+    default:
+      return {0.0, -1.0};
     }
   }
   double a = 2.0 * M_PI * (double)m / (double)n;
@@ -277,9 +281,9 @@ FailureOr<SmallVector<Value>> NodeImporter::stft(NodeCtx &n) {
     for (int64_t t = 0; t < frameLength; ++t)
       idx.push_back(f * *step + t);
   // [batch, frames, frame_length, c]
-  Value v = g.op("graph.gather",
-                 {*signal, g.i64Tensor({frames, frameLength}, idx)},
-                 {named("axis", i64(1))});
+  Value v =
+      g.op("graph.gather", {*signal, g.i64Tensor({frames, frameLength}, idx)},
+           {named("axis", i64(1))});
   if (window)
     v = g.mul(v, g.reshape(g.cast(window, elem), {1, 1, frameLength, 1}));
   v = g.reshape(v, {batch, frames, frameLength * c});
@@ -308,8 +312,8 @@ FailureOr<SmallVector<Value>> NodeImporter::melWeightMatrix(NodeCtx &n) {
     return failure();
   }
   if (*mels <= 0 || *dftLength <= 0) {
-    error(n) << "num_mel_bins (" << *mels << ") and dft_length ("
-             << *dftLength << ") must be positive";
+    error(n) << "num_mel_bins (" << *mels << ") and dft_length (" << *dftLength
+             << ") must be positive";
     return failure();
   }
   Type out = onnxElementType(ctx, (int)*dtype);
@@ -337,8 +341,8 @@ FailureOr<SmallVector<Value>> NodeImporter::melWeightMatrix(NodeCtx &n) {
   double ln10 = std::log(10.0);
   // mel(f) = 2595 log10(1 + f / 700)
   auto toMel = [&](Value f) {
-    Value r = g.unary("graph.log",
-                      g.add(g.scalar(f64, 1.0), g.div(f, g.scalar(f64, 700.0))));
+    Value r = g.unary(
+        "graph.log", g.add(g.scalar(f64, 1.0), g.div(f, g.scalar(f64, 700.0))));
     return g.mul(r, g.scalar(f64, 2595.0 / ln10));
   };
   Value loMel = toMel(lo), hiMel = toMel(hi);
@@ -347,14 +351,14 @@ FailureOr<SmallVector<Value>> NodeImporter::melWeightMatrix(NodeCtx &n) {
   std::iota(iota.begin(), iota.end(), 0.0);
   Value points = g.add(g.mul(g.constant(f64, {m + 2}, iota), melStep), loMel);
   // hz(mel) = 700 (10^(mel / 2595) - 1)
-  Value hz = g.mul(g.scalar(f64, 700.0),
-                   g.sub(g.unary("graph.exp",
-                                 g.mul(points, g.scalar(f64, ln10 / 2595.0))),
-                         g.scalar(f64, 1.0)));
+  Value hz = g.mul(
+      g.scalar(f64, 700.0),
+      g.sub(g.unary("graph.exp", g.mul(points, g.scalar(f64, ln10 / 2595.0))),
+            g.scalar(f64, 1.0)));
   // Bin index floor((dft_length + 1) * hz / sample_rate).
-  Value bin = g.unary(
-      "graph.floor",
-      g.div(g.mul(hz, g.scalar(f64, (double)(*dftLength + 1))), sr));
+  Value bin =
+      g.unary("graph.floor",
+              g.div(g.mul(hz, g.scalar(f64, (double)(*dftLength + 1))), sr));
   // Edges of filter i are bins i, i + 1 and i + 2: [1, m] each.
   Value left = g.reshape(g.slice(bin, 0, 0, m), {1, m});
   Value center = g.reshape(g.slice(bin, 0, 1, m + 1), {1, m});
@@ -422,8 +426,8 @@ FailureOr<SmallVector<Value>> NodeImporter::reverseSequence(NodeCtx &n) {
   Value rev = g.sub(g.sub(l, g.i64Tensor({}, {1})), t);
   Value idx = g.where(g.cmp("graph.less", t, l), rev, t);
   idx = g.expand(idx, xt.getShape());
-  Value y = g.op("graph.gather_elements", {*x, idx},
-                 {named("axis", i64(timeAxis))});
+  Value y =
+      g.op("graph.gather_elements", {*x, idx}, {named("axis", i64(timeAxis))});
   if (g.failed())
     return failure();
   return SmallVector<Value>{y};
