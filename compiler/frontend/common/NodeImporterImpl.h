@@ -173,6 +173,8 @@ private:
   FailureOr<SmallVector<Value>> einsum(NodeCtx &n);
   FailureOr<SmallVector<Value>> scatterElements(NodeCtx &n);
   FailureOr<SmallVector<Value>> scatterND(NodeCtx &n);
+  // RecurrentOps.cpp
+  FailureOr<SmallVector<Value>> recurrent(NodeCtx &n);
 
   // Helpers of the decompositions.
   FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,
