@@ -6,6 +6,7 @@
 
 #include "passes/Registration.h"
 
+#include "passes/Async/Passes.h"
 #include "passes/CodegenCPU/Passes.h"
 #include "passes/CodegenCUDA/Passes.h"
 #include "passes/Conversion/Passes.h"
@@ -16,4 +17,5 @@ void tfrt::registerProjectPasses() {
   tfrt::registerMemoryPlanningPasses();
   tfrt::registerCodegenCPUPasses();
   tfrt::registerCodegenCUDAPasses();
+  tfrt::registerAsyncPasses();
 }

@@ -32,6 +32,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <chrono>
+#include <cstring>
 
 using namespace mlir;
 
@@ -149,6 +150,70 @@ llvm::Expected<tfrt::ModelSignature> tfrt::extractSignature(ModuleOp module) {
 }
 
 namespace {
+/// TFRT_MODEL_ABI_VERSION of runtime-lib/include/tfrt/runtime.h.
+constexpr uint32_t kModelAbiVersion = 2;
+
+/// Defines the `<compute>_par<K>_launch` functions that tfrt-async-outline
+/// declares: each packs its captures into a stack record and hands a
+/// trampoline to tfrt_pool_parallel_for, which calls
+/// `<compute>_par<K>_body(begin, end, captures...)` on chunks of [0, n).
+llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
+  llvm::LLVMContext &ctx = m.getContext();
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *voidTy = llvm::Type::getVoidTy(ctx);
+  std::string prefix = (compute + "_par").str();
+  SmallVector<llvm::Function *> launches;
+  for (llvm::Function &f : m.functions())
+    if (f.isDeclaration() && f.getName().starts_with(prefix) &&
+        f.getName().ends_with("_launch"))
+      launches.push_back(&f);
+  if (launches.empty())
+    return llvm::Error::success();
+  llvm::FunctionCallee parallelFor = m.getOrInsertFunction(
+      "tfrt_pool_parallel_for",
+      llvm::FunctionType::get(voidTy, {ptrTy, i64, i64, ptrTy, ptrTy}, false));
+  for (llvm::Function *launch : launches) {
+    llvm::StringRef base = launch->getName().drop_back(strlen("_launch"));
+    llvm::Function *body = m.getFunction((base + "_body").str());
+    llvm::FunctionType *lt = launch->getFunctionType();
+    if (!body || body->isDeclaration() || lt->getNumParams() < 2 ||
+        body->arg_size() != lt->getNumParams())
+      return makeError("internal error: no body for " + launch->getName());
+    // The record: one field per capture.
+    SmallVector<llvm::Type *> fields(lt->param_begin() + 2, lt->param_end());
+    auto *recordTy = llvm::StructType::get(ctx, fields);
+    // Captured buffers are distinct roots (inputs, outputs, workspace).
+    for (unsigned i = 2; i < body->arg_size(); ++i)
+      if (body->getArg(i)->getType()->isPointerTy())
+        body->addParamAttr(i, llvm::Attribute::NoAlias);
+
+    // void trampoline(void *record, i64 begin, i64 end)
+    auto *tramp = llvm::Function::Create(
+        llvm::FunctionType::get(voidTy, {ptrTy, i64, i64}, false),
+        llvm::GlobalValue::InternalLinkage, base + "_chunk", m);
+    {
+      llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", tramp));
+      SmallVector<llvm::Value *> args = {tramp->getArg(1), tramp->getArg(2)};
+      for (auto [i, t] : llvm::enumerate(fields))
+        args.push_back(b.CreateLoad(
+            t, b.CreateStructGEP(recordTy, tramp->getArg(0), i)));
+      b.CreateCall(body, args);
+      b.CreateRetVoid();
+    }
+    launch->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", launch));
+    llvm::Value *record = b.CreateAlloca(recordTy);
+    for (unsigned i = 0; i < fields.size(); ++i)
+      b.CreateStore(launch->getArg(i + 2),
+                    b.CreateStructGEP(recordTy, record, i));
+    b.CreateCall(parallelFor, {launch->getArg(0), launch->getArg(1),
+                               llvm::ConstantInt::get(i64, 1), tramp, record});
+    b.CreateRetVoid();
+  }
+  return llvm::Error::success();
+}
+
 /// Adds the descriptor, the entry trampoline and the API functions.
 llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
                         const tfrt::ModelSignature &sig, uint64_t wsBytes,
@@ -158,7 +223,9 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
   if (!compute)
     return makeError("internal error: compute function missing");
   size_t numIn = sig.inputs.size(), numOut = sig.outputs.size();
-  if (compute->arg_size() != numIn + numOut + 1)
+  // inputs, outputs, workspace and (after tfrt-async-outline) the pool.
+  bool takesPool = compute->arg_size() == numIn + numOut + 2;
+  if (compute->arg_size() != numIn + numOut + 1 && !takesPool)
     return makeError("internal error: compute function has " +
                      llvm::Twine(compute->arg_size()) + " arguments, expected " +
                      llvm::Twine(numIn + numOut + 1));
@@ -173,8 +240,13 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   auto *voidTy = llvm::Type::getVoidTy(ctx);
 
-  // void <name>_entry(void *const *in, void *const *out, void *ws)
-  auto *entryTy = llvm::FunctionType::get(voidTy, {ptrTy, ptrTy, ptrTy}, false);
+  if (auto e = defineParallelLaunches(m, compute->getName()))
+    return e;
+
+  // void <name>_entry(void *const *in, void *const *out, void *ws,
+  //                   tfrt_pool *pool)
+  auto *entryTy =
+      llvm::FunctionType::get(voidTy, {ptrTy, ptrTy, ptrTy, ptrTy}, false);
   auto *entry = llvm::Function::Create(entryTy, llvm::GlobalValue::InternalLinkage,
                                        name + "_entry", m);
   {
@@ -187,6 +259,8 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
       args.push_back(b.CreateLoad(
           ptrTy, b.CreateConstInBoundsGEP1_64(ptrTy, entry->getArg(1), i)));
     args.push_back(entry->getArg(2));
+    if (takesPool)
+      args.push_back(entry->getArg(3));
     b.CreateCall(compute, args);
     b.CreateRetVoid();
   }
@@ -240,7 +314,8 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
       m, modelTy, true, llvm::GlobalValue::InternalLinkage,
       llvm::ConstantStruct::get(
           modelTy,
-          {llvm::ConstantInt::get(i32, 1), llvm::ConstantInt::get(i32, numIn),
+          {llvm::ConstantInt::get(i32, kModelAbiVersion),
+           llvm::ConstantInt::get(i32, numIn),
            llvm::ConstantInt::get(i32, numOut), llvm::ConstantInt::get(i32, 0),
            cstring(name, name + "_model_name"), inputs, outputs,
            llvm::ConstantInt::get(i64, wsBytes),

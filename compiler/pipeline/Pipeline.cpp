@@ -8,6 +8,7 @@
 
 #include "compiler/pipeline/Pipeline.h"
 
+#include "passes/Async/Passes.h"
 #include "passes/CodegenCPU/Passes.h"
 #include "passes/Conversion/Passes.h"
 #include "passes/Graph/Passes.h"
@@ -53,6 +54,13 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   addUpstream(pm, "canonicalize,cse");
   if (opts.optLevel >= 1)
     addUpstream(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize,cse");
+  if (opts.cpuKernels && opts.parallelLoops) {
+    AsyncTileLoopsOptions tile;
+    tile.minCost = opts.parallelMinCost;
+    tile.minChunkCost = opts.parallelMinChunkCost;
+    tile.maxChunks = opts.parallelMaxChunks;
+    pm.addNestedPass<func::FuncOp>(createAsyncTileLoops(tile));
+  }
   if (opts.optLevel >= 1 && opts.cpuKernels) {
     pm.addNestedPass<func::FuncOp>(createVectorizeMatmul());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
@@ -71,6 +79,10 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   ws.alignment = opts.workspaceAlignment;
   pm.addNestedPass<func::FuncOp>(createPlanWorkspace(ws));
   pm.addNestedPass<func::FuncOp>(createLowerCopies());
+  if (opts.cpuKernels && opts.parallelLoops)
+    pm.addPass(createAsyncOutline());
+  // Parallel loops the outliner left (none expected) run sequentially.
+  addUpstream(pm, "func.func(scf-forall-to-for)");
 }
 
 void tfrt::buildLlvmPipeline(OpPassManager &pm, const PipelineOptions &opts) {

@@ -42,6 +42,14 @@ struct PipelineOptions {
   /// The linalg phase prepares CPU kernels (tiling and vectorisation of
   /// matmuls); false when another target (CUDA) maps the linalg ops itself.
   bool cpuKernels = true;
+  /// Async lowering of CPU code: expensive loops become chunks that the
+  /// instance's thread pool runs in parallel (tfrt-async-tile-loops with
+  /// these cost-model thresholds, then tfrt-async-outline). Off: the model
+  /// always runs on the calling thread.
+  bool parallelLoops = true;
+  int64_t parallelMinCost = 262144;
+  int64_t parallelMinChunkCost = 65536;
+  int64_t parallelMaxChunks = 64;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

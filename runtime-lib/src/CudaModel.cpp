@@ -349,7 +349,7 @@ TFRT_API tfrt_status tfrt_cuda_model_run(tfrt_instance *instance,
             "copying an input to the device");
   if (state.error == CUDA_SUCCESS)
     desc->entry(inst->buffers, inst->buffers + num_inputs,
-                reinterpret_cast<void *>(inst->workspace));
+                reinterpret_cast<void *>(inst->workspace), nullptr);
   for (size_t i = 0; i < num_outputs && state.error == CUDA_SUCCESS; ++i) {
     size_t k = num_inputs + i;
     if (inst->bytes[k])

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+#include "tfrt/async.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,12 @@ struct tfrt_instance_s {
   void *workspace;
   /// num_inputs + num_outputs entries, filled by every run.
   void **buffers;
+  /// Where the parallel loops of synchronous runs go (NULL: the caller).
+  tfrt_pool *pool;
+  /// The completion of the asynchronous run in flight.
+  tfrt_run_done_fn done;
+  void *userData;
+  tfrt_pool *asyncPool;
 };
 
 namespace {
@@ -236,6 +243,28 @@ tfrt_status checkInfoArgs(const tfrt_model_desc *desc, const char *kind,
   return message.toStatus(TFRT_INVALID_ARGUMENT);
 }
 
+/// Records the caller's buffers in the instance's pointer arrays.
+void bindBuffers(tfrt_instance *instance, const tfrt_tensor *inputs,
+                 size_t num_inputs, const tfrt_tensor *outputs,
+                 size_t num_outputs) {
+  for (size_t i = 0; i < num_inputs; ++i)
+    instance->buffers[i] = inputs[i].data;
+  for (size_t i = 0; i < num_outputs; ++i)
+    instance->buffers[num_inputs + i] = outputs[i].data;
+}
+
+/// The error for CPU-only entry points called on a CUDA model's instance.
+tfrt_status rejectCuda(const tfrt_model_desc *desc, const char *function) {
+  if (!(desc->flags & 1u /* TFRT_MODEL_FLAG_CUDA */))
+    return nullptr;
+  MessageBuilder message;
+  message.append(function)
+      .append(": model '")
+      .append(modelName(desc))
+      .append("' is compiled for CUDA, which runs on its own stream");
+  return message.toStatus(TFRT_INVALID_ARGUMENT);
+}
+
 } // namespace
 
 tfrt_status tfrt::rt::checkDescriptor(const tfrt_model_desc *desc) {
@@ -288,6 +317,10 @@ TFRT_API tfrt_status tfrt_model_create(const tfrt_model_desc *desc,
   instance->workspace = nullptr;
   instance->buffers = reinterpret_cast<void **>(instance + 1);
   memset(instance->buffers, 0, numBuffers * sizeof(void *));
+  instance->pool = nullptr;
+  instance->done = nullptr;
+  instance->userData = nullptr;
+  instance->asyncPool = nullptr;
 
   if (desc->workspace_size > 0) {
     // posix_memalign wants a multiple of sizeof(void *); a larger power of two
@@ -330,13 +363,57 @@ TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
                                         desc->outputs, outputs, num_outputs))
     return status;
 
-  void **inputBuffers = instance->buffers;
-  void **outputBuffers = instance->buffers + num_inputs;
-  for (size_t i = 0; i < num_inputs; ++i)
-    inputBuffers[i] = inputs[i].data;
-  for (size_t i = 0; i < num_outputs; ++i)
-    outputBuffers[i] = outputs[i].data;
-  desc->entry(inputBuffers, outputBuffers, instance->workspace);
+  bindBuffers(instance, inputs, num_inputs, outputs, num_outputs);
+  desc->entry(instance->buffers, instance->buffers + num_inputs,
+              instance->workspace, instance->pool);
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_model_set_pool(tfrt_instance *instance,
+                                         tfrt_pool *pool) {
+  if (!instance)
+    return invalidArgument("tfrt_model_set_pool: null instance");
+  if (tfrt_status status = rejectCuda(instance->desc, "tfrt_model_set_pool"))
+    return status;
+  instance->pool = pool;
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
+                                          const tfrt_tensor *inputs,
+                                          size_t num_inputs,
+                                          const tfrt_tensor *outputs,
+                                          size_t num_outputs, tfrt_pool *pool,
+                                          tfrt_run_done_fn done,
+                                          void *user_data) {
+  if (!instance)
+    return invalidArgument("tfrt_model_run_async: null instance");
+  if (!pool)
+    return invalidArgument("tfrt_model_run_async: null pool");
+  if (!done)
+    return invalidArgument("tfrt_model_run_async: null completion callback");
+  const tfrt_model_desc *desc = instance->desc;
+  if (tfrt_status status = rejectCuda(desc, "tfrt_model_run_async"))
+    return status;
+  if (tfrt_status status = tfrt::rt::checkRunTensors(desc, inputs, num_inputs,
+                                                     outputs, num_outputs))
+    return status;
+  bindBuffers(instance, inputs, num_inputs, outputs, num_outputs);
+  instance->done = done;
+  instance->userData = user_data;
+  instance->asyncPool = pool;
+  auto task = [](void *ctx) {
+    auto *inst = static_cast<tfrt_instance *>(ctx);
+    const tfrt_model_desc *d = inst->desc;
+    d->entry(inst->buffers, inst->buffers + d->num_inputs, inst->workspace,
+             inst->asyncPool);
+    // Read everything before `done`: it may start the next run at once.
+    tfrt_run_done_fn callback = inst->done;
+    void *userData = inst->userData;
+    callback(userData, nullptr);
+  };
+  if (tfrt_status status = tfrt_pool_spawn(pool, task, instance))
+    return status;
   return nullptr;
 }
 

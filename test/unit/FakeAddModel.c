@@ -35,7 +35,9 @@ static const tfrt_tensor_desc kOutputs[] = {
     {"count", TFRT_DTYPE_INT64, 0, 0},
 };
 
-static void entry(void *const *inputs, void *const *outputs, void *workspace) {
+static void entry(void *const *inputs, void *const *outputs, void *workspace,
+                  tfrt_pool *pool) {
+  (void)pool;
   const float *a = (const float *)inputs[0];
   const float *b = (const float *)inputs[1];
   float *scratch = (float *)workspace;

@@ -52,7 +52,8 @@ thread_local void *tLastWorkspace = nullptr;
 
 /// Entry of the fake model: stages a + b in the workspace, copies it to the
 /// output and records the workspace pointer it was given.
-void addEntry(void *const *inputs, void *const *outputs, void *workspace) {
+void addEntry(void *const *inputs, void *const *outputs, void *workspace,
+              tfrt_pool * /*pool*/) {
   const float *a = static_cast<const float *>(inputs[0]);
   const float *b = static_cast<const float *>(inputs[1]);
   float *out = static_cast<float *>(outputs[0]);
@@ -261,7 +262,8 @@ TEST(Model, ZeroWorkspace) {
   tfrt_model_desc desc = kDesc;
   desc.workspace_size = 0;
   desc.workspace_alignment = 1;
-  desc.entry = [](void *const *inputs, void *const *outputs, void *workspace) {
+  desc.entry = [](void *const *inputs, void *const *outputs, void *workspace,
+                  tfrt_pool * /*pool*/) {
     tLastWorkspace = workspace;
     const float *a = static_cast<const float *>(inputs[0]);
     const float *b = static_cast<const float *>(inputs[1]);

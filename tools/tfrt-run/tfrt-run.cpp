@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfrt/async.h"
 #include "tfrt/runtime.h"
 
 #include <onnx/onnx_pb.h>
@@ -670,6 +671,7 @@ struct Options {
   std::string outputDir;
   int benchmarkRuns = 0;
   int warmupRuns = 3;
+  int threads = 1;
   bool print = false;
 };
 
@@ -679,6 +681,7 @@ void printUsage(std::FILE *out) {
       "usage: tfrt-run MODEL.so [--name NAME] [--input NAME=FILE]...\n"
       "                [--output-dir DIR] [--benchmark=N] [--warmup=K] "
       "[--print]\n"
+      "                [--threads=N]\n"
       "\n"
       "Runs a model compiled with `tfrt-compile --emit=shared`.\n"
       "  --name NAME          symbol prefix of the model (default: the file\n"
@@ -689,7 +692,10 @@ void printUsage(std::FILE *out) {
       "  --output-dir DIR     write every output as DIR/<output name>.npy\n"
       "  --print              print every output's dtype, shape and first\n"
       "                       16 values\n"
-      "  --benchmark=N        time N runs after --warmup=K runs (default 3)\n");
+      "  --benchmark=N        time N runs after --warmup=K runs (default 3)\n"
+      "  --threads=N          run on N threads: the calling thread and a\n"
+      "                       pool of N-1 workers that share the model's\n"
+      "                       parallel loops (default 1)\n");
 }
 
 /// Parses argv; returns false after printing an error (or the usage, in which
@@ -748,6 +754,13 @@ bool parseOptions(int argc, char **argv, Options &options, int &exitCode) {
       if (!parseCount(text, options.benchmarkRuns) ||
           options.benchmarkRuns == 0)
         return fail("--benchmark needs a positive run count, got '" + text +
+                    "'");
+    } else if (value("--threads", text)) {
+      if (exitCode < 0)
+        return false;
+      if (!parseCount(text, options.threads) || options.threads < 1 ||
+          options.threads > 4096)
+        return fail("--threads needs a count from 1 to 4096, got '" + text +
                     "'");
     } else if (value("--warmup", text)) {
       if (exitCode < 0)
@@ -1158,6 +1171,30 @@ int runTool(const Options &options) {
     guard.instance = nullptr;
     return failWith1("cannot create model " + quote(name) + ": " +
                      library.consume(status));
+  }
+  // The library's own copy of runtime-lib owns the pool its code uses.
+  std::unique_ptr<tfrt_pool, void (*)(tfrt_pool *)> pool(nullptr,
+                                                         tfrt_pool_destroy);
+  if (options.threads > 1) {
+    auto poolCreate = reinterpret_cast<decltype(&tfrt_pool_create)>(
+        dlsym(library.handle, "tfrt_pool_create"));
+    auto poolDestroy = reinterpret_cast<decltype(&tfrt_pool_destroy)>(
+        dlsym(library.handle, "tfrt_pool_destroy"));
+    auto setPool = reinterpret_cast<decltype(&tfrt_model_set_pool)>(
+        dlsym(library.handle, "tfrt_model_set_pool"));
+    if (!poolCreate || !poolDestroy || !setPool)
+      return failWith1("--threads: model library " + quote(name) +
+                       " does not export the thread pool functions "
+                       "(tfrt_pool_create, tfrt_model_set_pool)");
+    tfrt_pool *created = nullptr;
+    if (tfrt_status status = poolCreate(options.threads - 1, &created))
+      return failWith1("--threads: cannot start " +
+                       std::to_string(options.threads - 1) +
+                       " worker threads: " + library.consume(status));
+    pool = std::unique_ptr<tfrt_pool, void (*)(tfrt_pool *)>(created,
+                                                             poolDestroy);
+    if (tfrt_status status = setPool(guard.instance, created))
+      return failWith1("--threads: " + library.consume(status));
   }
   auto runOnce = [&] {
     tfrt_status status =

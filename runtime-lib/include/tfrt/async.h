@@ -32,8 +32,7 @@
 extern "C" {
 #endif
 
-/** A thread pool (tfrt::ThreadPool). */
-typedef struct tfrt_pool_s tfrt_pool;
+/* tfrt_pool, a thread pool (tfrt::ThreadPool), is declared in tfrt/runtime.h. */
 /** A set of tasks on one pool that can be waited for and cancelled. */
 typedef struct tfrt_task_group_s tfrt_task_group;
 

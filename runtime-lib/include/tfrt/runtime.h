@@ -14,7 +14,13 @@
  *   intermediate tensor lives in, planned at compile time and allocated once in
  *   tfrt_model_create). It is not thread-safe: one run at a time per instance.
  *   Different instances, of the same or of different models, may run
- *   concurrently on different threads. There is no global mutable state.
+ *   concurrently on different threads or on one pool. There is no global
+ *   mutable state.
+ * - Threads: an instance runs on the calling thread unless it is given a
+ *   pool (tfrt_model_set_pool); the model's large loops are then split into
+ *   chunks that the pool's workers and the calling thread share.
+ *   tfrt_model_run_async runs a whole run as a task on a pool and reports
+ *   its completion through a callback.
  * - Buffers passed to tfrt_model_run are owned by the caller, dense, row-major,
  *   and stay valid for the duration of the call. Outputs must not alias inputs
  *   or each other.
@@ -39,7 +45,7 @@ extern "C" {
 #endif
 
 /** Version of the descriptor layout below. */
-#define TFRT_MODEL_ABI_VERSION 1u
+#define TFRT_MODEL_ABI_VERSION 2u
 
 /*===--- Status ------------------------------------------------------------===*/
 
@@ -113,11 +119,16 @@ typedef struct tfrt_tensor {
 
 /*===--- Model descriptor (emitted by tfrt-compile) ------------------------===*/
 
+/** A runtime-lib thread pool (functions in tfrt/async.h). */
+typedef struct tfrt_pool_s tfrt_pool;
+
 /** Entry point generated for a model: reads inputs[i], writes outputs[i],
  *  uses `workspace` (workspace_size bytes, workspace_alignment aligned) for
- *  every intermediate. Never fails: validation happens before the call. */
+ *  every intermediate, and splits its large loops into chunks run on `pool`
+ *  (NULL: everything runs on the calling thread). Never fails: validation
+ *  happens before the call. */
 typedef void (*tfrt_entry_fn)(void *const *inputs, void *const *outputs,
-                              void *workspace);
+                              void *workspace, tfrt_pool *pool);
 
 /** Everything runtime-lib needs to know about a compiled model. The layout is
  *  fixed (LP64): generated code emits this struct as a constant. */
@@ -162,6 +173,34 @@ TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
                                     size_t num_inputs,
                                     const tfrt_tensor *outputs,
                                     size_t num_outputs);
+/** Makes later runs of `instance` split their parallel loops over `pool`
+ *  (tfrt/async.h), or run them on the calling thread when `pool` is NULL
+ *  (the default). The pool must outlive the runs that use it; several
+ *  instances may share one pool. TFRT_INVALID_ARGUMENT for a NULL instance
+ *  or a CUDA model's instance. */
+TFRT_API tfrt_status tfrt_model_set_pool(tfrt_instance *instance,
+                                         tfrt_pool *pool);
+/** Called once when an asynchronous run ends: `status` is NULL on success,
+ *  else an error the callback owns (release it with tfrt_status_free). */
+typedef void (*tfrt_run_done_fn)(void *user_data, tfrt_status status);
+/** Starts a run of `instance` as a task on `pool` and returns at once. The
+ *  tensors are checked before anything starts, exactly as in
+ *  tfrt_model_run: an invalid call returns its error and `done` is never
+ *  called. Otherwise it returns NULL and `done(user_data, status)` is called
+ *  exactly once, on a pool thread, after the outputs are written. The
+ *  `inputs`/`outputs` arrays are copied; the data buffers they point to must
+ *  stay valid until `done` runs. The run's parallel loops use `pool` too.
+ *  One run at a time per instance: start the next run of the same instance
+ *  after `done`; runs of different instances may be in flight together.
+ *  TFRT_INVALID_ARGUMENT also for a NULL pool or `done`, or a CUDA model's
+ *  instance; TFRT_OUT_OF_MEMORY when the task cannot be scheduled. */
+TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
+                                          const tfrt_tensor *inputs,
+                                          size_t num_inputs,
+                                          const tfrt_tensor *outputs,
+                                          size_t num_outputs, tfrt_pool *pool,
+                                          tfrt_run_done_fn done,
+                                          void *user_data);
 /** Releases an instance and its workspace; NULL is allowed. Always returns
  *  NULL (OK); the status return keeps room for future resources. */
 TFRT_API tfrt_status tfrt_model_destroy(tfrt_instance *instance);

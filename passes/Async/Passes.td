@@ -1,0 +1,98 @@
+//===- Passes.td - async lowering passes ----------------------*- tablegen -*-===//
+//
+// Passes that turn independent work into tasks that runtime-lib's thread
+// pool runs concurrently: big loops become parallel chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_ASYNC_PASSES
+#define TFRT_PASSES_ASYNC_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
+  let summary = "Split expensive linalg ops into parallel chunks (scf.forall)";
+  let description = [{
+    The cost model of the async lowering: every top-level linalg op of a
+    function on tensors with static loop ranges gets an estimated cost (the
+    product of its loop ranges times the number of scalar ops in its body,
+    at least one). Ops costing at least `min-cost` are tiled along their
+    first parallel loop whose range has a divisor giving at least two chunks
+    of at least `min-chunk-cost` each; the chunks (at most `max-chunks`, the
+    tile size always divides the range so that every chunk has the same
+    static shape) become the iterations of an `scf.forall`. Cheaper ops, and
+    whole small models, stay sequential: dispatching a chunk to another
+    thread costs a few microseconds. A `linalg.matmul` is split along M into
+    chunks of a multiple of 8 rows so that tfrt-vectorize-matmul still
+    applies inside each chunk.
+
+    Before:
+    ```mlir
+    %r = linalg.generic ... ins(%a : tensor<64x4096xf32>) outs(%e : ...)
+    ```
+    After (`max-chunks=8`):
+    ```mlir
+    %r = scf.forall (%i) = (0) to (64) step (8) shared_outs(%o = %e) -> ... {
+      %s = tensor.extract_slice %a[%i, 0] [8, 4096] [1, 1]
+      %t = linalg.generic ... ins(%s : tensor<8x4096xf32>) ...
+      scf.forall.in_parallel { tensor.parallel_insert_slice %t into %o[...] }
+    }
+    ```
+  }];
+  let options = [
+    Option<"minCost", "min-cost", "int64_t", /*default=*/"262144",
+           "Ops with a smaller estimated cost stay sequential">,
+    Option<"minChunkCost", "min-chunk-cost", "int64_t", /*default=*/"65536",
+           "The smallest estimated cost of one chunk">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64",
+           "The largest number of chunks of one op">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+  let statistics = [
+    Statistic<"numSplit", "num-split", "Ops split into parallel chunks">,
+  ];
+}
+
+def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
+  let summary = "Outline parallel loops into chunk functions run by the pool";
+  let description = [{
+    Runs on bufferized code. The entry function (the one whose arguments
+    carry `tfrt.io`, see tfrt-entry-abi) gets a trailing
+    `!llvm.ptr` argument: the runtime-lib thread pool (`tfrt_pool *`, may be
+    null) of the run. Every top-level `scf.forall` of it (no results, one
+    induction variable) becomes
+
+    - a function `<entry>_par<K>_body(%begin: index, %end: index,
+      captures...)` running iterations [begin, end) of the loop sequentially
+      (captured memrefs are function arguments or workspace views with an
+      identity layout; view-like ops and constants are cloned into the body),
+    - a declaration `<entry>_par<K>_launch(%pool, %n, captures...)` called in
+      place of the loop.
+
+    The object emitter defines each `_launch` function: it packs the
+    captures into a stack record and calls
+    `tfrt_pool_parallel_for(pool, n, 1, trampoline, record)`, whose
+    trampoline unpacks them and calls the body (a null pool runs the loop on
+    the caller). Symbols stay private to the model's object.
+
+    Before:
+    ```mlir
+    scf.forall (%i) in (8) { ... uses %buf ... }
+    ```
+    After:
+    ```mlir
+    call @m_compute_par0_launch(%pool, %c8, %buf)
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numOutlined", "num-outlined",
+              "Parallel loops outlined into pool launches">,
+  ];
+}
+
+#endif // TFRT_PASSES_ASYNC_PASSES

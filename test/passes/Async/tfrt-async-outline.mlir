@@ -1,0 +1,52 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-outline | FileCheck %s
+
+// The entry function gets the pool argument; the top-level parallel loop
+// becomes a call of its launch with the trip count and the captured buffers
+// (function arguments only: the workspace view, its offset constant and the
+// subviews are recomputed inside the body). The output is not captured: only
+// the copy after the loop uses it.
+// CHECK-LABEL: func.func @m_compute
+// CHECK-SAME: (%[[IN:.*]]: memref<64x256xf32> {tfrt.io = "input"}, %[[OUT:.*]]: memref<64x256xf32> {tfrt.io = "output"}, %[[WS:.*]]: memref<65536xi8>, %[[POOL:.*]]: !llvm.ptr {tfrt.pool})
+// CHECK: %[[N:.*]] = arith.constant 8 : index
+// CHECK: call @m_compute_par0_launch(%[[POOL]], %[[N]], %[[IN]], %[[WS]])
+// CHECK-NOT: scf.forall
+// CHECK: return
+// CHECK: func.func private @m_compute_par0_body(%[[B:.*]]: index, %[[E:.*]]: index, %[[A0:.*]]: memref<64x256xf32>, %[[A1:.*]]: memref<65536xi8>)
+// CHECK: memref.view %[[A1]]
+// CHECK: scf.for %[[J:.*]] = %[[B]] to %[[E]] step %{{.*}} {
+// CHECK: %[[S:.*]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK: %[[I:.*]] = arith.addi %[[S]], %{{.*}} : index
+// CHECK: memref.subview %[[A0]][%[[I]], 0] [8, 256] [1, 1]
+// CHECK: linalg.generic
+// CHECK: func.func private @m_compute_par0_launch(!llvm.ptr, index, memref<64x256xf32>, memref<65536xi8>)
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @m_compute(%in: memref<64x256xf32> {tfrt.io = "input"}, %out: memref<64x256xf32> {tfrt.io = "output"}, %ws: memref<65536xi8>) {
+  %c0 = arith.constant 0 : index
+  %tmp = memref.view %ws[%c0][] : memref<65536xi8> to memref<64x256xf32>
+  scf.forall (%i) = (0) to (64) step (8) {
+    %a = memref.subview %in[%i, 0] [8, 256] [1, 1] : memref<64x256xf32> to memref<8x256xf32, strided<[256, 1], offset: ?>>
+    %t = memref.subview %tmp[%i, 0] [8, 256] [1, 1] : memref<64x256xf32> to memref<8x256xf32, strided<[256, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+        ins(%a : memref<8x256xf32, strided<[256, 1], offset: ?>>) outs(%t : memref<8x256xf32, strided<[256, 1], offset: ?>>) {
+    ^bb0(%x: f32, %o: f32):
+      %y = arith.mulf %x, %x : f32
+      linalg.yield %y : f32
+    }
+  }
+  memref.copy %tmp, %out : memref<64x256xf32> to memref<64x256xf32>
+  return
+}
+
+// -----
+
+// Functions without tfrt.io arguments are not entries: left alone.
+// CHECK-LABEL: func.func @helper
+// CHECK-SAME: (%{{.*}}: memref<8xf32>)
+// CHECK: scf.forall
+func.func @helper(%a: memref<8xf32>) {
+  scf.forall (%i) in (8) {
+    %c = arith.constant 1.0 : f32
+    memref.store %c, %a[%i] : memref<8xf32>
+  }
+  return
+}

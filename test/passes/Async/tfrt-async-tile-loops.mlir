@@ -1,0 +1,64 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-tile-loops="min-cost=1000 min-chunk-cost=1000 max-chunks=8" | FileCheck %s
+
+// An expensive elementwise op is split along its first parallel loop whose
+// range gives equal chunks: 64 rows into 8 chunks of 8.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (64) step (8) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<64x256xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[%[[I]], 0] [8, 256] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<8x256xf32>) outs(%{{.*}} : tensor<8x256xf32>)
+// CHECK: scf.forall.in_parallel
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [8, 256] [1, 1]
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @elementwise(%a: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %e = tensor.empty() : tensor<64x256xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// -----
+
+// Below min-cost an op stays sequential (whole small models run on one
+// thread).
+// CHECK-LABEL: func.func @cheap
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+func.func @cheap(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// A batch of 1 is skipped in favour of the next parallel loop (channels);
+// reductions are never split.
+// CHECK-LABEL: func.func @conv
+// CHECK: scf.forall (%[[F:.*]]) = (0) to (16) step (2)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x2x30x30xf32>)
+func.func @conv(%x: tensor<1x8x32x32xf32>, %w: tensor<16x8x3x3xf32>, %o: tensor<1x16x30x30xf32>) -> tensor<1x16x30x30xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x32x32xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x30x30xf32>) -> tensor<1x16x30x30xf32>
+  return %r : tensor<1x16x30x30xf32>
+}
+
+// -----
+
+// A matmul is split along M only, into multiples of 8 rows (24 rows: 3
+// chunks of 8), keeping tfrt-vectorize-matmul's register tiles intact.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.forall (%{{.*}}) = (0) to (24) step (8)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64x64xf32>)
+func.func @matmul(%a: tensor<24x64xf32>, %b: tensor<64x64xf32>, %c: tensor<24x64xf32>) -> tensor<24x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<24x64xf32>, tensor<64x64xf32>) outs(%c : tensor<24x64xf32>) -> tensor<24x64xf32>
+  return %r : tensor<24x64xf32>
+}
