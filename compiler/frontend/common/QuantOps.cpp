@@ -1,4 +1,5 @@
-//===- QuantOps.cpp - linear quantization ops ------------------------------===//
+//===- QuantOps.cpp - linear quantization ops
+//------------------------------===//
 //
 // ONNX's linear (de)quantization ops as graph ops on int32 and f32:
 //  * QuantizeLinear:  y = saturate(round(x / scale) + zero_point)
@@ -90,8 +91,8 @@ Value saturateTo(OpChain &c, NodeCtx &n, Value scaled, Value zeroPoint,
   }
   unsigned w = it.getWidth();
   double lo = it.isUnsigned() ? 0.0 : -std::ldexp(1.0, w - 1);
-  double hi = it.isUnsigned() ? std::ldexp(1.0, w) - 1
-                              : std::ldexp(1.0, w - 1) - 1;
+  double hi =
+      it.isUnsigned() ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1;
   // In f64 for 32-bit results: the f32 nearest 2^31 - 1 is out of int32.
   Builder b(c.context());
   Type ft = w == 32 ? Type(b.getF64Type()) : Type(b.getF32Type());
@@ -154,8 +155,8 @@ FailureOr<SmallVector<Value>> NodeImporter::quantizeLinear(NodeCtx &n) {
              << "; float or int32 is required";
     return failure();
   }
-  Type out = zp ? elementTypeOf(zp)
-                : IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  Type out =
+      zp ? elementTypeOf(zp) : IntegerType::get(ctx, 8, IntegerType::Unsigned);
   if (!isQuantizedType(out)) {
     error(n) << "input y_zero_point has element type " << out
              << "; int8 or uint8 is required";
@@ -217,9 +218,9 @@ FailureOr<SmallVector<Value>> NodeImporter::dynamicQuantizeLinear(NodeCtx &n) {
   Value mn = c.min(c.reduce("graph.reduce_min", xf, axes, false), zero);
   Value scale = c.div(c.sub(mx, mn), qmax);
   // y_zero_point = saturate(round(0 - min / scale)).
-  Value zpf = c.op("graph.clip",
-                   {c.unary("graph.round", c.sub(zero, c.div(mn, scale))),
-                    zero, qmax});
+  Value zpf =
+      c.op("graph.clip",
+           {c.unary("graph.round", c.sub(zero, c.div(mn, scale))), zero, qmax});
   Value zp = c.cast(zpf, u8);
   Value y = saturateTo(c, n, c.div(xf, scale), zp, u8);
   if (c.failed() || !y)
@@ -232,8 +233,7 @@ FailureOr<SmallVector<Value>> NodeImporter::dynamicQuantizeLinear(NodeCtx &n) {
 //===----------------------------------------------------------------------===//
 
 FailureOr<SmallVector<Value>> NodeImporter::matMulInteger(NodeCtx &n) {
-  static const char *const names[] = {"A", "B", "a_zero_point",
-                                      "b_zero_point"};
+  static const char *const names[] = {"A", "B", "a_zero_point", "b_zero_point"};
   auto a = requireInput(n, 0, "A");
   auto b = requireInput(n, 1, "B");
   if (failed(a) || failed(b) || failed(checkQuantized(n, {0, 1, 2, 3}, names)))
@@ -243,18 +243,17 @@ FailureOr<SmallVector<Value>> NodeImporter::matMulInteger(NodeCtx &n) {
     return failure();
   }
   OpChain c(builder, n.loc);
-  Value y = c.op("graph.matmul",
-                 {minusZeroPoint(c, n, *a, n.in(2), rowAxis(*a), "a_zero_point"),
-                  minusZeroPoint(c, n, *b, n.in(3), columnAxis(*b),
-                                 "b_zero_point")});
+  Value y =
+      c.op("graph.matmul",
+           {minusZeroPoint(c, n, *a, n.in(2), rowAxis(*a), "a_zero_point"),
+            minusZeroPoint(c, n, *b, n.in(3), columnAxis(*b), "b_zero_point")});
   if (c.failed() || !y)
     return failure();
   return SmallVector<Value>{y};
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::convInteger(NodeCtx &n) {
-  static const char *const names[] = {"x", "w", "x_zero_point",
-                                      "w_zero_point"};
+  static const char *const names[] = {"x", "w", "x_zero_point", "w_zero_point"};
   auto x = requireInput(n, 0, "x");
   auto w = requireInput(n, 1, "w");
   if (failed(x) || failed(w) || failed(checkQuantized(n, {0, 1, 2, 3}, names)))
@@ -270,8 +269,8 @@ FailureOr<SmallVector<Value>> NodeImporter::convInteger(NodeCtx &n) {
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::qLinearMatMul(NodeCtx &n) {
-  static const char *const names[] = {"a",       "a_scale", "a_zero_point",
-                                      "b",       "b_scale", "b_zero_point",
+  static const char *const names[] = {"a",       "a_scale",     "a_zero_point",
+                                      "b",       "b_scale",     "b_zero_point",
                                       "y_scale", "y_zero_point"};
   for (auto [i, name] : llvm::enumerate(names))
     if (failed(requireInput(n, i, name)))
@@ -285,20 +284,20 @@ FailureOr<SmallVector<Value>> NodeImporter::qLinearMatMul(NodeCtx &n) {
   }
   Type f32 = builder.getF32Type();
   OpChain c(builder, n.loc);
-  Value acc = c.op("graph.matmul",
-                   {minusZeroPoint(c, n, a, n.in(2), rowAxis(a), "a_zero_point"),
-                    minusZeroPoint(c, n, b, n.in(5), columnAxis(b),
-                                   "b_zero_point")});
+  Value acc =
+      c.op("graph.matmul",
+           {minusZeroPoint(c, n, a, n.in(2), rowAxis(a), "a_zero_point"),
+            minusZeroPoint(c, n, b, n.in(5), columnAxis(b), "b_zero_point")});
   if (c.failed() || !acc)
     return failure();
   // The result's rows take a's per-row scales, its columns b's.
   int64_t rank = rankedOf(acc).getRank();
-  int64_t rows = std::max<int64_t>(0, rank - (rankedOf(b).getRank() >= 2 ? 2 : 1));
-  Value multiplier =
-      c.div(c.mul(alongAxis(c, n, c.cast(n.in(1), f32), acc, rows, "a_scale"),
-                  alongAxis(c, n, c.cast(n.in(4), f32), acc, rank - 1,
-                            "b_scale")),
-            alongAxis(c, n, c.cast(n.in(6), f32), acc, rank - 1, "y_scale"));
+  int64_t rows =
+      std::max<int64_t>(0, rank - (rankedOf(b).getRank() >= 2 ? 2 : 1));
+  Value multiplier = c.div(
+      c.mul(alongAxis(c, n, c.cast(n.in(1), f32), acc, rows, "a_scale"),
+            alongAxis(c, n, c.cast(n.in(4), f32), acc, rank - 1, "b_scale")),
+      alongAxis(c, n, c.cast(n.in(6), f32), acc, rank - 1, "y_scale"));
   Value zp = alongAxis(c, n, yzp, acc, rank - 1, "y_zero_point");
   if (c.failed() || !multiplier || !zp)
     return failure();
@@ -310,8 +309,8 @@ FailureOr<SmallVector<Value>> NodeImporter::qLinearMatMul(NodeCtx &n) {
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::qLinearConv(NodeCtx &n) {
-  static const char *const names[] = {"x",       "x_scale", "x_zero_point",
-                                      "w",       "w_scale", "w_zero_point",
+  static const char *const names[] = {"x",       "x_scale",      "x_zero_point",
+                                      "w",       "w_scale",      "w_zero_point",
                                       "y_scale", "y_zero_point", "B"};
   for (unsigned i = 0; i < 8; ++i)
     if (failed(requireInput(n, i, names[i])))

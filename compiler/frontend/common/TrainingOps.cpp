@@ -44,8 +44,7 @@ optimizerInputs(NodeCtx &n, unsigned kinds, unsigned outKinds,
   in.count = (numIns - 2) / kinds;
   if ((int64_t)n.node.outputs.size() != in.count * outKinds) {
     error() << "updates " << in.count << " tensor(s), so it has "
-            << in.count * outKinds << " outputs; got "
-            << n.node.outputs.size();
+            << in.count * outKinds << " outputs; got " << n.node.outputs.size();
     return failure();
   }
   for (unsigned i = 0; i < numIns; ++i)
@@ -71,8 +70,8 @@ optimizerInputs(NodeCtx &n, unsigned kinds, unsigned outKinds,
     for (unsigned k = 1; k < kinds; ++k)
       if (in.groups[k][i].getType() != x.getType()) {
         error() << "tensor " << i << " of input group " << k << " has type "
-                << in.groups[k][i].getType() << "; expected "
-                << x.getType() << " (the type of X" << i + 1 << ")";
+                << in.groups[k][i].getType() << "; expected " << x.getType()
+                << " (the type of X" << i + 1 << ")";
         return failure();
       }
   }
@@ -130,8 +129,8 @@ FailureOr<SmallVector<Value>> NodeImporter::adam(NodeCtx &n) {
   if (failed(in))
     return failure();
   OpChain c(builder, n.loc);
-  Value positive = c.cmp("graph.greater", in->t,
-                         c.scalar(elementTypeOf(in->t), 0));
+  Value positive =
+      c.cmp("graph.greater", in->t, c.scalar(elementTypeOf(in->t), 0));
   SmallVector<Value> xs, vs, hs;
   for (int64_t i = 0; i < in->count; ++i) {
     Value x = in->groups[0][i], g = in->groups[1][i], v = in->groups[2][i],
@@ -144,7 +143,8 @@ FailureOr<SmallVector<Value>> NodeImporter::adam(NodeCtx &n) {
     // V_new = alpha * V + (1 - alpha) * G_regularized
     Value vNew = c.add(c.mul(k(*alpha), v), c.mul(k(1.0 - *alpha), gr));
     // H_new = beta * H + (1 - beta) * G_regularized^2
-    Value hNew = c.add(c.mul(k(*beta), h), c.mul(k(1.0 - *beta), c.mul(gr, gr)));
+    Value hNew =
+        c.add(c.mul(k(*beta), h), c.mul(k(1.0 - *beta), c.mul(gr, gr)));
     Value hSqrt = c.add(c.unary("graph.sqrt", hNew), k(*eps));
     // The bias-corrected rate R * sqrt(1 - beta^T) / (1 - alpha^T) when
     // T > 0, else R.
@@ -176,8 +176,7 @@ FailureOr<SmallVector<Value>> NodeImporter::momentum(NodeCtx &n) {
   auto mode = stringAttr(n, "mode");
   if (failed(alpha) || failed(beta) || failed(norm) || failed(mode))
     return failure();
-  for (auto [name, present] :
-       std::initializer_list<std::pair<StringRef, bool>>{
+  for (auto [name, present] : std::initializer_list<std::pair<StringRef, bool>>{
            {"alpha", alpha->has_value()},
            {"beta", beta->has_value()},
            {"norm_coefficient", norm->has_value()},
@@ -196,8 +195,8 @@ FailureOr<SmallVector<Value>> NodeImporter::momentum(NodeCtx &n) {
   if (failed(in))
     return failure();
   OpChain c(builder, n.loc);
-  Value positive = c.cmp("graph.greater", in->t,
-                         c.scalar(elementTypeOf(in->t), 0));
+  Value positive =
+      c.cmp("graph.greater", in->t, c.scalar(elementTypeOf(in->t), 0));
   SmallVector<Value> xs, vs;
   for (int64_t i = 0; i < in->count; ++i) {
     Value x = in->groups[0][i], g = in->groups[1][i], v = in->groups[2][i];
