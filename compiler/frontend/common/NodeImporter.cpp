@@ -217,6 +217,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Celu", &NodeImporter::activation},
       {"Clip", &NodeImporter::clip},
       {"Concat", &NodeImporter::concat},
+      {"ConcatFromSequence", &NodeImporter::concatFromSequence},
       {"Constant", &NodeImporter::constantNode},
       {"ConstantOfShape", &NodeImporter::constantOfShape},
       {"Conv", &NodeImporter::conv},
@@ -248,6 +249,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"HardSwish", &NodeImporter::unary},
       {"Hardmax", &NodeImporter::softmax},
       {"Identity", &NodeImporter::identity},
+      {"If", &NodeImporter::ifOp},
       {"InstanceNormalization", &NodeImporter::instanceNorm},
       {"IsInf", &NodeImporter::isInf},
       {"IsNaN", &NodeImporter::unary},
@@ -259,6 +261,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"LessOrEqual", &NodeImporter::elementwise},
       {"Log", &NodeImporter::unary},
       {"LogSoftmax", &NodeImporter::softmax},
+      {"Loop", &NodeImporter::loop},
       {"MatMul", &NodeImporter::matmul},
       {"Max", &NodeImporter::variadic},
       {"MaxPool", &NodeImporter::maxPool},
@@ -291,10 +294,17 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Reshape", &NodeImporter::reshape},
       {"Resize", &NodeImporter::resize},
       {"Round", &NodeImporter::unary},
+      {"Scan", &NodeImporter::scan},
       {"Scatter", &NodeImporter::scatterElements},
       {"ScatterElements", &NodeImporter::scatterElements},
       {"ScatterND", &NodeImporter::scatterND},
       {"Selu", &NodeImporter::activation},
+      {"SequenceAt", &NodeImporter::sequenceAt},
+      {"SequenceConstruct", &NodeImporter::sequenceConstruct},
+      {"SequenceEmpty", &NodeImporter::sequenceEmpty},
+      {"SequenceErase", &NodeImporter::sequenceErase},
+      {"SequenceInsert", &NodeImporter::sequenceInsert},
+      {"SequenceLength", &NodeImporter::sequenceLength},
       {"Shape", &NodeImporter::shape},
       {"Shrink", &NodeImporter::activation},
       {"Sigmoid", &NodeImporter::unary},
@@ -307,6 +317,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Softsign", &NodeImporter::unary},
       {"SpaceToDepth", &NodeImporter::spaceToDepth},
       {"Split", &NodeImporter::split},
+      {"SplitToSequence", &NodeImporter::splitToSequence},
       {"Sqrt", &NodeImporter::unary},
       {"Squeeze", &NodeImporter::squeeze},
       {"Sub", &NodeImporter::binary},
@@ -446,12 +457,7 @@ bool NodeImporter::resolveInputShapes(const GraphDesc &graph,
 }
 
 LogicalResult NodeImporter::run(const GraphDesc &graph) {
-  for (const NodeDesc &node : graph.nodes)
-    for (const std::string &in : node.inputs)
-      if (!in.empty())
-        usedNames.insert(in);
-  for (const std::string &out : graph.outputs)
-    usedNames.insert(out);
+  collectUsedNames(graph); // with the subgraphs'
 
   SmallVector<Type> argTypes;
   SmallVector<const InputDesc *> args;
@@ -506,6 +512,14 @@ LogicalResult NodeImporter::run(const GraphDesc &graph) {
     if (unknown.contains(out))
       continue;
     auto it = values.find(out);
+    if (it == values.end() && sequences.count(out)) {
+      emitError(fileLocation)
+          << "graph output '" << out
+          << "' is a sequence: sequence-typed graph outputs are not "
+             "supported (the compiled model passes tensors only)";
+      hadError = true;
+      continue;
+    }
     if (it == values.end()) {
       emitError(fileLocation) << "graph output '" << out
                               << "' is not produced by any node, "
@@ -538,6 +552,7 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
       if (!out.empty()) {
         unknown.insert(out);
         values.erase(out);
+        sequences.erase(out);
       }
   };
 
@@ -552,6 +567,10 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
       continue;
     }
     auto it = values.find(in);
+    if (it == values.end() && sequences.count(in)) {
+      n.ins.push_back(Value()); // a sequence: see seqInput()
+      continue;
+    }
     if (it == values.end()) {
       emitError(loc) << "node '" << display << "' (" << node.opType
                      << "): input '" << in
@@ -594,6 +613,8 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
   };
   SmallVector<Captured> captured;
   FailureOr<SmallVector<Value>> results = failure();
+  for (const std::string &out : node.outputs)
+    sequences.erase(out); // a handler that makes a sequence sets it
   {
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
       captured.push_back({diag.getSeverity(), diag.str()});
@@ -631,6 +652,11 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
       continue;
     if (i < results->size() && (*results)[i]) {
       values[out] = (*results)[i];
+      unknown.erase(out);
+      continue;
+    }
+    if (sequences.count(out)) {
+      values.erase(out);
       unknown.erase(out);
       continue;
     }

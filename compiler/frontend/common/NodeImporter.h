@@ -17,6 +17,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Types.h"
 
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,11 +30,20 @@ struct UnsupportedAttr {
   std::string what;
 };
 
-/// A node attribute: int, float, string, ints, floats, strings, tensor.
+struct GraphDesc;
+
+/// A subgraph attribute (If's branches, Loop's and Scan's body). The
+/// subgraph sees the names of the enclosing graphs.
+struct SubgraphAttr {
+  std::shared_ptr<const GraphDesc> graph;
+};
+
+/// A node attribute: int, float, string, ints, floats, strings, tensor,
+/// subgraph.
 using AttrValue =
     std::variant<int64_t, double, std::string, llvm::SmallVector<int64_t>,
                  llvm::SmallVector<double>, std::vector<std::string>,
-                 mlir::ElementsAttr, UnsupportedAttr>;
+                 mlir::ElementsAttr, UnsupportedAttr, SubgraphAttr>;
 
 /// One model operator.
 struct NodeDesc {
@@ -57,7 +67,9 @@ struct InputDesc {
   std::vector<std::string> dimNames; // per dim: the symbol ("" if fixed)
 };
 
-/// A whole model.
+/// A whole model, or a subgraph of a node attribute. A subgraph's inputs
+/// are bound by the node that runs it (their types are only informative);
+/// the names of the enclosing graphs are visible inside it.
 struct GraphDesc {
   std::vector<InputDesc> inputs;
   std::vector<std::string> outputs;

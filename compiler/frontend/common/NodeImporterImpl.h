@@ -176,6 +176,55 @@ private:
   // RecurrentOps.cpp
   FailureOr<SmallVector<Value>> recurrent(NodeCtx &n);
 
+  // ControlFlowOps.cpp: subgraphs imported inline (If, unrolled Loop/Scan).
+  FailureOr<SmallVector<Value>> ifOp(NodeCtx &n);
+  FailureOr<SmallVector<Value>> loop(NodeCtx &n);
+  FailureOr<SmallVector<Value>> scan(NodeCtx &n);
+  struct ScopeValue { // a tensor, or a sequence (isSeq) of tensors
+    Value tensor;
+    bool isSeq = false;
+    SmallVector<Value> elems;
+  };
+  void collectUsedNames(const GraphDesc &graph);
+  const GraphDesc *graphAttr(NodeCtx &n, StringRef name);
+  LogicalResult importSubgraph(NodeCtx &n, StringRef attrName,
+                               const GraphDesc &g, ArrayRef<ScopeValue> ins,
+                               SmallVectorImpl<ScopeValue> &outs);
+  FailureOr<ScopeValue> scopeInput(NodeCtx &n, unsigned i);
+  FailureOr<SmallVector<Value>> setOutputs(NodeCtx &n,
+                                           ArrayRef<ScopeValue> outs);
+  FailureOr<SmallVector<Value>>
+  scanUnrolled(NodeCtx &n, const GraphDesc &body, ArrayRef<ScopeValue> state,
+               ArrayRef<Value> scanIns, ArrayRef<int64_t> inAxes,
+               ArrayRef<int64_t> inDirs, ArrayRef<int64_t> outAxes,
+               ArrayRef<int64_t> outDirs);
+  FailureOr<Value> sliceAt(NodeCtx &n, Value x, int64_t axis, int64_t i);
+  FailureOr<Value> stack(NodeCtx &n, ArrayRef<Value> elems, int64_t axis);
+  // SequenceOps.cpp: sequences as compile-time lists of tensors.
+  FailureOr<SmallVector<Value>> sequenceConstruct(NodeCtx &n);
+  FailureOr<SmallVector<Value>> sequenceEmpty(NodeCtx &n);
+  FailureOr<SmallVector<Value>> sequenceInsert(NodeCtx &n);
+  FailureOr<SmallVector<Value>> sequenceAt(NodeCtx &n);
+  FailureOr<SmallVector<Value>> sequenceErase(NodeCtx &n);
+  FailureOr<SmallVector<Value>> sequenceLength(NodeCtx &n);
+  FailureOr<SmallVector<Value>> splitToSequence(NodeCtx &n);
+  FailureOr<SmallVector<Value>> concatFromSequence(NodeCtx &n);
+  const SmallVector<Value> *seqInput(NodeCtx &n, unsigned i);
+  FailureOr<int64_t> seqPosition(NodeCtx &n, unsigned i, int64_t size,
+                                 int64_t dflt, bool allowEnd);
+
+  // SignalOps.cpp
+  FailureOr<SmallVector<Value>> windowFunction(NodeCtx &n);
+  FailureOr<SmallVector<Value>> dft(NodeCtx &n);
+  FailureOr<SmallVector<Value>> stft(NodeCtx &n);
+  FailureOr<SmallVector<Value>> melWeightMatrix(NodeCtx &n);
+  FailureOr<SmallVector<Value>> reverseSequence(NodeCtx &n);
+  // ImageOps.cpp
+  FailureOr<SmallVector<Value>> gridSample(NodeCtx &n);
+  FailureOr<SmallVector<Value>> roiAlign(NodeCtx &n);
+  FailureOr<SmallVector<Value>> maxUnpool(NodeCtx &n);
+  FailureOr<SmallVector<Value>> det(NodeCtx &n);
+
   // Helpers of the decompositions.
   FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,
                             ArrayRef<int64_t> axes, bool keepdims);
@@ -188,6 +237,7 @@ private:
   OpBuilder builder;
   Location fileLocation;
   llvm::StringMap<Value> values;
+  llvm::StringMap<SmallVector<Value>> sequences; // sequence-typed names
   llvm::StringSet<> unknown;
   llvm::StringSet<> usedNames;
   bool hadError = false;

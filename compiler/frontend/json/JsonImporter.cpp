@@ -340,6 +340,11 @@ std::optional<AttrValue> JsonReader::attribute(const json &value,
     return AttrValue(*asNumber(value));
   if (auto *s = value.get_ptr<const json::string_t *>())
     return AttrValue(*s);
+  if (value.is_object() && field(value, "nodes")) {
+    err() << where << ": subgraph attributes (If, Loop, Scan bodies) are not "
+                      "supported in the JSON format; use an ONNX model";
+    return std::nullopt;
+  }
   if (value.is_object()) {
     auto t = tensor(value, where);
     if (failed(t))

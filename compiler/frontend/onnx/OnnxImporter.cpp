@@ -108,7 +108,45 @@ FailureOr<DenseElementsAttr> convertTensor(MLIRContext *ctx,
   }
 }
 
-AttrValue convertAttribute(MLIRContext *ctx, const onnx::AttributeProto &a) {
+NodeDesc convertNode(MLIRContext *ctx, const onnx::ModelProto &model,
+                     int64_t opset, const onnx::NodeProto &np);
+
+/// A subgraph attribute (If's branches, Loop's and Scan's body): its
+/// inputs are names (the node binds them), its values may be sequences.
+std::shared_ptr<GraphDesc> convertSubgraph(MLIRContext *ctx,
+                                           const onnx::ModelProto &model,
+                                           int64_t opset,
+                                           const onnx::GraphProto &g,
+                                           std::string &error) {
+  auto desc = std::make_shared<GraphDesc>();
+  for (const onnx::TensorProto &t : g.initializer()) {
+    auto value = convertTensor(ctx, t, error);
+    if (failed(value)) {
+      error = "initializer '" + t.name() + "': " + error;
+      return nullptr;
+    }
+    desc->initializers.emplace_back(t.name(), cast<ElementsAttr>(*value));
+  }
+  if (g.sparse_initializer_size()) {
+    error = "sparse initializers are not supported";
+    return nullptr;
+  }
+  for (const onnx::ValueInfoProto &vi : g.input()) {
+    InputDesc in;
+    in.name = vi.name();
+    if (vi.type().has_tensor_type())
+      in.elementType = onnxElementType(ctx, vi.type().tensor_type().elem_type());
+    desc->inputs.push_back(std::move(in));
+  }
+  for (const onnx::ValueInfoProto &vi : g.output())
+    desc->outputs.push_back(vi.name());
+  for (const onnx::NodeProto &np : g.node())
+    desc->nodes.push_back(convertNode(ctx, model, opset, np));
+  return desc;
+}
+
+AttrValue convertAttribute(MLIRContext *ctx, const onnx::ModelProto &model,
+                           int64_t opset, const onnx::AttributeProto &a) {
   using A = onnx::AttributeProto;
   int type = a.type();
   if (type == A::UNDEFINED) {
@@ -117,6 +155,7 @@ AttrValue convertAttribute(MLIRContext *ctx, const onnx::AttributeProto &a) {
     else if (a.has_i()) type = A::INT;
     else if (a.has_s()) type = A::STRING;
     else if (a.has_t()) type = A::TENSOR;
+    else if (a.has_g()) type = A::GRAPH;
     else if (a.floats_size()) type = A::FLOATS;
     else if (a.ints_size()) type = A::INTS;
     else if (a.strings_size()) type = A::STRINGS;
@@ -143,12 +182,52 @@ AttrValue convertAttribute(MLIRContext *ctx, const onnx::AttributeProto &a) {
   }
   case A::SPARSE_TENSOR:
     return UnsupportedAttr{"sparse tensor attribute '" + a.name() + "'"};
-  case A::GRAPH:
+  case A::GRAPH: {
+    std::string error;
+    auto g = convertSubgraph(ctx, model, opset, a.g(), error);
+    if (!g)
+      return UnsupportedAttr{"subgraph attribute '" + a.name() + "': " +
+                             error};
+    return SubgraphAttr{std::move(g)};
+  }
   case A::GRAPHS:
-    return UnsupportedAttr{"subgraph attribute '" + a.name() + "'"};
+    return UnsupportedAttr{"subgraph list attribute '" + a.name() + "'"};
   default:
     return UnsupportedAttr{"attribute '" + a.name() + "' of kind " +
                            std::to_string(type)};
+  }
+}
+
+NodeDesc convertNode(MLIRContext *ctx, const onnx::ModelProto &model,
+                     int64_t opset, const onnx::NodeProto &np) {
+  NodeDesc node;
+  node.name = np.name();
+  node.opType = np.op_type();
+  node.domain = np.domain();
+  node.opsetVersion = opset;
+  if (!node.domain.empty() && node.domain != "ai.onnx") {
+    node.opsetVersion = 1;
+    for (const auto &oi : model.opset_import())
+      if (oi.domain() == node.domain)
+        node.opsetVersion = oi.version();
+  }
+  node.inputs.assign(np.input().begin(), np.input().end());
+  node.outputs.assign(np.output().begin(), np.output().end());
+  for (const onnx::AttributeProto &a : np.attribute())
+    node.attributes.emplace_back(a.name(),
+                                 convertAttribute(ctx, model, opset, a));
+  return node;
+}
+
+/// "sequence", "optional", ...: the kind of a graph input/output that is
+/// not a tensor.
+std::string kindOf(const onnx::TypeProto &t) {
+  switch (t.value_case()) {
+  case onnx::TypeProto::kSequenceType: return "sequence";
+  case onnx::TypeProto::kOptionalType: return "optional";
+  case onnx::TypeProto::kMapType: return "map";
+  case onnx::TypeProto::kSparseTensorType: return "sparse tensor";
+  default: return "unknown";
   }
 }
 
@@ -271,7 +350,10 @@ tfrt::frontend::importOnnxFile(MLIRContext *ctx, const ImportOptions &options) {
     if (initNames.contains(vi.name()))
       continue;
     if (!vi.type().has_tensor_type()) {
-      emitError(loc) << "input '" << vi.name() << "' is not a tensor";
+      emitError(loc) << "input '" << vi.name() << "' has " << kindOf(vi.type())
+                     << " type: " << kindOf(vi.type())
+                     << "-typed graph inputs are not supported (the "
+                        "compiled model passes tensors only)";
       ok = false;
       continue;
     }
@@ -298,27 +380,20 @@ tfrt::frontend::importOnnxFile(MLIRContext *ctx, const ImportOptions &options) {
     }
     desc.inputs.push_back(std::move(in));
   }
-  for (const onnx::ValueInfoProto &vi : graph.output())
-    desc.outputs.push_back(vi.name());
-
-  for (const onnx::NodeProto &np : graph.node()) {
-    NodeDesc node;
-    node.name = np.name();
-    node.opType = np.op_type();
-    node.domain = np.domain();
-    node.opsetVersion = opset;
-    if (!node.domain.empty() && node.domain != "ai.onnx") {
-      node.opsetVersion = 1;
-      for (const auto &oi : model.opset_import())
-        if (oi.domain() == node.domain)
-          node.opsetVersion = oi.version();
+  for (const onnx::ValueInfoProto &vi : graph.output()) {
+    if (vi.type().value_case() != onnx::TypeProto::VALUE_NOT_SET &&
+        !vi.type().has_tensor_type()) {
+      emitError(loc) << "output '" << vi.name() << "' has "
+                     << kindOf(vi.type()) << " type: " << kindOf(vi.type())
+                     << "-typed graph outputs are not supported (the "
+                        "compiled model passes tensors only)";
+      ok = false;
     }
-    node.inputs.assign(np.input().begin(), np.input().end());
-    node.outputs.assign(np.output().begin(), np.output().end());
-    for (const onnx::AttributeProto &a : np.attribute())
-      node.attributes.emplace_back(a.name(), convertAttribute(ctx, a));
-    desc.nodes.push_back(std::move(node));
+    desc.outputs.push_back(vi.name());
   }
+
+  for (const onnx::NodeProto &np : graph.node())
+    desc.nodes.push_back(convertNode(ctx, model, opset, np));
   if (!ok)
     return failure();
 
