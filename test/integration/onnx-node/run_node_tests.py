@@ -103,6 +103,8 @@ SHAPE_OPERANDS = {
     "ConstantOfShape": (0,),         # shape
     "Pad": (1, 3),                   # pads, axes
     "Split": (1,),                   # split
+    "SplitToSequence": (1,),         # split
+    "Loop": (0, 1),                  # trip count M, initial cond (unrolled)
     "Resize": (2, 3),                # scales, sizes
     "Upsample": (1,),                # scales
     "Range": (0, 1, 2),              # start, limit, delta
