@@ -194,6 +194,31 @@ OpFoldResult UnsqueezeOp::fold(FoldAdaptor a) {
   return foldView(*this, getInput(), a.getInput());
 }
 
+OpFoldResult NegOp::fold(FoldAdaptor a) {
+  auto dense = asDense(a.getInput());
+  RankedTensorType type = staticResultType(*this);
+  if (!dense || !type || type.getNumElements() > kMaxFoldElements)
+    return {};
+  Type elem = type.getElementType();
+  if (auto it = dyn_cast<IntegerType>(elem)) {
+    if (it.getWidth() == 1 || it.isUnsigned())
+      return {};
+    SmallVector<APInt> out;
+    for (const APInt &v : dense.getValues<APInt>())
+      out.push_back(-v);
+    return DenseElementsAttr::get(type, out);
+  }
+  if (isa<FloatType>(elem)) {
+    SmallVector<APFloat> out;
+    for (APFloat v : dense.getValues<APFloat>()) {
+      v.changeSign();
+      out.push_back(v);
+    }
+    return DenseElementsAttr::get(type, out);
+  }
+  return {};
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor a) {
   if (getInput().getType() == getType())
     return getInput();

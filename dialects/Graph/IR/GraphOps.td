@@ -117,7 +117,11 @@ def Graph_TanhOp : Graph_UnaryOp<"tanh", "the hyperbolic tangent">;
 def Graph_ExpOp : Graph_UnaryOp<"exp", "the exponential">;
 def Graph_LogOp : Graph_UnaryOp<"log", "the natural logarithm">;
 def Graph_SqrtOp : Graph_UnaryOp<"sqrt", "the square root">;
-def Graph_NegOp : Graph_UnaryOp<"neg", "negation">;
+def Graph_NegOp : Graph_UnaryOp<"neg", "negation"> {
+  // Folds constants: shape arithmetic such as ONNX's expanded
+  // LayerNormalization negates a constant axis.
+  let hasFolder = 1;
+}
 def Graph_AbsOp : Graph_UnaryOp<"abs", "the absolute value">;
 def Graph_HardSwishOp : Graph_UnaryOp<"hard_swish", "x * max(0, min(1, x / 6 + 1 / 2))">;
 def Graph_IdentityOp : Graph_UnaryOp<"identity", "the identity"> {
