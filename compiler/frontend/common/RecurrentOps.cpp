@@ -269,8 +269,8 @@ FailureOr<SmallVector<Value>> NodeImporter::recurrent(NodeCtx &n) {
     if (succeeded(graph::getConstantInts(seqLens, lens))) {
       for (int64_t l : lens) {
         if (l < 0 || l > seqLen) {
-          error(n) << "input 'sequence_lens' holds " << l
-                   << ", outside [0, " << seqLen << "]";
+          error(n) << "input 'sequence_lens' holds " << l << ", outside [0, "
+                   << seqLen << "]";
           return failure();
         }
         masked |= l != seqLen;
@@ -340,8 +340,7 @@ FailureOr<SmallVector<Value>> NodeImporter::recurrent(NodeCtx &n) {
     if (name == "affine")
       return add(mul(v, scalar(a.alpha)), scalar(a.beta));
     if (name == "scaledtanh")
-      return mul(op("graph.tanh", {mul(v, scalar(a.beta))}),
-                 scalar(a.alpha));
+      return mul(op("graph.tanh", {mul(v, scalar(a.beta))}), scalar(a.alpha));
     if (name == "leakyrelu")
       return op("graph.leaky_relu", {v}, params(a.alpha, 0));
     if (name == "thresholdedrelu")
@@ -361,8 +360,8 @@ FailureOr<SmallVector<Value>> NodeImporter::recurrent(NodeCtx &n) {
       initC = op("graph.transpose", {initC}, {named("perm", i64s({1, 0, 2}))});
   }
   RankedTensorType stateType = RankedTensorType::get({batch, hidden}, elem);
-  Value zeroState = constant(
-      n, DenseElementsAttr::get(stateType, builder.getZeroAttr(elem)));
+  Value zeroState =
+      constant(n, DenseElementsAttr::get(stateType, builder.getZeroAttr(elem)));
 
   // Per-step masks [batch, 1] (i1): step t lies within the sequence.
   SmallVector<Value> masks;
@@ -441,8 +440,8 @@ FailureOr<SmallVector<Value>> NodeImporter::recurrent(NodeCtx &n) {
     // Without initial_h the first step's recurrence terms are just the
     // recurrence bias (or nothing): no gemm with the zero state.
     bool hZero = !initH;
-    Value cPrev = kind == CellKind::Lstm ? (initC ? row(initC, d) : zeroState)
-                                         : Value();
+    Value cPrev =
+        kind == CellKind::Lstm ? (initC ? row(initC, d) : zeroState) : Value();
     SmallVector<Value> ys(seqLen);
     for (int64_t s = 0; s < seqLen && !bad; ++s) {
       int64_t t = reverse ? seqLen - 1 - s : s;
@@ -472,8 +471,8 @@ FailureOr<SmallVector<Value>> NodeImporter::recurrent(NodeCtx &n) {
           gf = add(gf, mul(pf, cPrev));
         }
         Value i = activate(gi, *f);
-        Value fg = *inputForget ? op("graph.sub", {scalar(1.0), i})
-                                : activate(gf, *f);
+        Value fg =
+            *inputForget ? op("graph.sub", {scalar(1.0), i}) : activate(gf, *f);
         Value c = activate(gc, *g);
         cNew = add(mul(fg, cPrev), mul(i, c));
         if (peep)
@@ -502,8 +501,8 @@ FailureOr<SmallVector<Value>> NodeImporter::recurrent(NodeCtx &n) {
       for (Value y : ys)
         pieces.push_back(unsqueeze(y, 0));
       // [seq, 1, batch, hidden]
-      ysPerDir.push_back(unsqueeze(
-          op("graph.concat", pieces, {named("axis", i64(0))}), 1));
+      ysPerDir.push_back(
+          unsqueeze(op("graph.concat", pieces, {named("axis", i64(0))}), 1));
     }
     if (masked) {
       // An empty sequence has zero final states (as ONNX Runtime); step 0's
