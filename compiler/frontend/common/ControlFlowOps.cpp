@@ -191,8 +191,8 @@ FailureOr<SmallVector<Value>> NodeImporter::ifOp(NodeCtx &n) {
     return failure();
   }
   size_t count = n.node.outputs.size();
-  for (auto [name, g] : {std::pair("then_branch", thenG),
-                         std::pair("else_branch", elseG)})
+  for (auto [name, g] :
+       {std::pair("then_branch", thenG), std::pair("else_branch", elseG)})
     if (g->outputs.size() != count) {
       error(n) << "subgraph '" << name << "' has " << g->outputs.size()
                << " outputs; the node has " << count;
@@ -220,8 +220,8 @@ FailureOr<SmallVector<Value>> NodeImporter::ifOp(NodeCtx &n) {
     auto tt = rankedOf(t), et = rankedOf(e);
     if (!tt || !et || !tt.hasStaticShape() || tt != et) {
       unsupported(n) << ": the condition is a run-time value and output " << i
-                     << " has different types in the branches ("
-                     << t.getType() << " and " << e.getType()
+                     << " has different types in the branches (" << t.getType()
+                     << " and " << e.getType()
                      << "); only branches with the same static shapes are "
                         "supported";
       return failure();
@@ -274,8 +274,16 @@ FailureOr<SmallVector<Value>> NodeImporter::loop(NodeCtx &n) {
   }
   size_t numScan = body->outputs.size() - 1 - numCarried;
 
+  // Without the input 'cond' the body's condition output is ignored (a for
+  // loop); without both inputs the loop never ends.
+  Value m = n.in(0), condIn = n.in(1);
+  if (!m && !condIn) {
+    unsupported(n) << ": a loop with neither a trip count nor a condition "
+                      "never ends";
+    return failure();
+  }
   int64_t tripCount = std::numeric_limits<int64_t>::max();
-  if (Value m = n.in(0); m && !isEmptyTensorValue(m)) {
+  if (m) {
     SmallVector<int64_t> v;
     if (failed(graph::getConstantInts(m, v)) || v.size() != 1) {
       unsupported(n) << ": the trip count 'M' is a run-time value; only "
@@ -286,21 +294,15 @@ FailureOr<SmallVector<Value>> NodeImporter::loop(NodeCtx &n) {
     tripCount = v[0];
   }
   bool cond = true;
-  if (Value c = n.in(1); c && !isEmptyTensorValue(c)) {
+  if (condIn) {
     SmallVector<int64_t> v;
-    if (failed(graph::getConstantInts(c, v)) || v.size() != 1) {
+    if (failed(graph::getConstantInts(condIn, v)) || v.size() != 1) {
       unsupported(n) << ": the condition 'cond' is a run-time value; only "
                         "loops whose condition is known at compile time are "
                         "unrolled";
       return failure();
     }
     cond = v[0] != 0;
-  }
-  if (!n.in(0) && !n.in(1) && n.node.inputs.size() >= 2 &&
-      n.node.inputs[0].empty() && n.node.inputs[1].empty()) {
-    unsupported(n) << ": a loop with neither a trip count nor a condition "
-                      "never ends";
-    return failure();
   }
 
   SmallVector<ScopeValue> carried;
@@ -313,30 +315,35 @@ FailureOr<SmallVector<Value>> NodeImporter::loop(NodeCtx &n) {
   SmallVector<SmallVector<Value>> scans(numScan);
   auto boolType = RankedTensorType::get({}, builder.getI1Type());
   auto i64Type = RankedTensorType::get({}, builder.getIntegerType(64));
-  int64_t iter = 0;
-  for (; iter < tripCount && cond; ++iter) {
+  Value condValue = constant(n, DenseElementsAttr::get(boolType, {cond}));
+  for (int64_t iter = 0; iter < tripCount && cond; ++iter) {
     if (iter >= kMaxUnrolledIterations) {
-      unsupported(n) << ": the loop runs more than "
-                     << kMaxUnrolledIterations
+      unsupported(n) << ": the loop runs more than " << kMaxUnrolledIterations
                      << " iterations, too many to unroll";
       return failure();
     }
     SmallVector<ScopeValue> ins(2);
     ins[0].tensor = constant(n, DenseElementsAttr::get(i64Type, {iter}));
-    ins[1].tensor = constant(n, DenseElementsAttr::get(boolType, {cond}));
+    ins[1].tensor = condValue;
     ins.append(carried.begin(), carried.end());
     SmallVector<ScopeValue> outs;
     if (failed(importSubgraph(n, "body", *body, ins, outs)))
       return failure();
-    SmallVector<int64_t> c;
-    if (outs[0].isSeq || failed(graph::getConstantInts(outs[0].tensor, c)) ||
-        c.size() != 1) {
-      unsupported(n) << ": the body's condition output is a run-time value "
-                        "(a data-dependent early exit); only loops whose "
-                        "condition is known at compile time are unrolled";
+    if (outs[0].isSeq) {
+      error(n) << "the body's condition output must be a tensor";
       return failure();
     }
-    cond = c[0] != 0;
+    condValue = outs[0].tensor;
+    if (condIn) {
+      SmallVector<int64_t> c;
+      if (failed(graph::getConstantInts(condValue, c)) || c.size() != 1) {
+        unsupported(n) << ": the body's condition output is a run-time value "
+                          "(a data-dependent early exit); only loops whose "
+                          "condition is known at compile time are unrolled";
+        return failure();
+      }
+      cond = c[0] != 0;
+    }
     for (size_t i = 0; i < numCarried; ++i)
       carried[i] = std::move(outs[1 + i]);
     for (size_t k = 0; k < numScan; ++k) {
@@ -373,9 +380,8 @@ FailureOr<SmallVector<Value>> NodeImporter::loop(NodeCtx &n) {
 
 FailureOr<SmallVector<Value>> NodeImporter::scanUnrolled(
     NodeCtx &n, const GraphDesc &body, ArrayRef<ScopeValue> state,
-    ArrayRef<Value> scanIns, ArrayRef<int64_t> inAxes,
-    ArrayRef<int64_t> inDirs, ArrayRef<int64_t> outAxes,
-    ArrayRef<int64_t> outDirs) {
+    ArrayRef<Value> scanIns, ArrayRef<int64_t> inAxes, ArrayRef<int64_t> inDirs,
+    ArrayRef<int64_t> outAxes, ArrayRef<int64_t> outDirs) {
   size_t numState = state.size();
   if (body.inputs.size() != numState + scanIns.size() ||
       body.outputs.size() < numState) {
@@ -427,8 +433,8 @@ FailureOr<SmallVector<Value>> NodeImporter::scanUnrolled(
   for (int64_t t = 0; t < length; ++t) {
     SmallVector<ScopeValue> ins(cur.begin(), cur.end());
     for (auto [j, x] : llvm::enumerate(scanIns)) {
-      int64_t axis = inAxes[j] < 0 ? inAxes[j] + rankedOf(x).getRank()
-                                   : inAxes[j];
+      int64_t axis =
+          inAxes[j] < 0 ? inAxes[j] + rankedOf(x).getRank() : inAxes[j];
       auto e = sliceAt(n, x, axis, inDirs[j] ? length - 1 - t : t);
       if (failed(e))
         return failure();
@@ -495,9 +501,9 @@ FailureOr<SmallVector<Value>> NodeImporter::scan(NodeCtx &n) {
     return failure();
   }
   int64_t numState = numInputs - m;
-  size_t numScanOut =
-      body->outputs.size() > (size_t)numState ? body->outputs.size() - numState
-                                              : 0;
+  size_t numScanOut = body->outputs.size() > (size_t)numState
+                          ? body->outputs.size() - numState
+                          : 0;
   auto listAttr = [&](StringRef name, size_t count,
                       SmallVectorImpl<int64_t> &out) -> LogicalResult {
     auto v = intsAttr(n, name);

@@ -52,9 +52,9 @@ FailureOr<int64_t> NodeImporter::seqPosition(NodeCtx &n, unsigned i,
   return pos;
 }
 
-static FailureOr<SmallVector<Value>> seqResult(
-    llvm::StringMap<SmallVector<Value>> &sequences, NodeCtx &n,
-    SmallVector<Value> elems) {
+static FailureOr<SmallVector<Value>>
+seqResult(llvm::StringMap<SmallVector<Value>> &sequences, NodeCtx &n,
+          SmallVector<Value> elems) {
   if (!n.node.outputs.empty() && !n.node.outputs[0].empty())
     sequences[n.node.outputs[0]] = std::move(elems);
   return SmallVector<Value>{Value()};

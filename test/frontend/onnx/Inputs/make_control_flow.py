@@ -112,6 +112,10 @@ ebody = helper.make_graph(
     "ebody", [vi("i", I64, []), vi("cin", B, []), vi("yin", F, [2])],
     [vi("cout", B, []), vi("yout", F, [2])],
     [const("ten", np.array(10, dtype=np.float32))])
-save("loop_early_exit", [helper.make_node("Loop", ["M", "", "y0"], ["y"], body=ebody)],
+save("loop_early_exit", [helper.make_node("Loop", ["M", "go", "y0"], ["y"], body=ebody)],
      [vi("y0", F, [2])], [vi("y", F, [2])],
-     [const("M", np.array(5, dtype=np.int64))])
+     [const("M", np.array(5, dtype=np.int64)), const("go", np.array(True))])
+# ... without the input cond, a for loop: the body's condition is ignored.
+save("loop_for", [helper.make_node("Loop", ["M", "", "y0"], ["y"], body=ebody)],
+     [vi("y0", F, [2])], [vi("y", F, [2])],
+     [const("M", np.array(3, dtype=np.int64))])
