@@ -116,7 +116,7 @@ std::string tfrt::emitHeader(const std::string &name,
   os << " */\n"
      << "#ifndef " << upper << "_TFRT_MODEL_H\n"
      << "#define " << upper << "_TFRT_MODEL_H\n\n"
-     << "#include \"tfrt/runtime.h\"\n\n"
+     << "#include \"tfrt/async.h\"\n#include \"tfrt/runtime.h\"\n\n"
      << "#include <stddef.h>\n#include <stdint.h>\n"
      << "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n"
      << "#define " << upper << "_NUM_INPUTS " << sig.inputs.size() << "\n"
@@ -146,6 +146,17 @@ std::string tfrt::emitHeader(const std::string &name,
      << "_run(tfrt_instance *instance, const tfrt_tensor *inputs,\n"
      << "    size_t num_inputs, const tfrt_tensor *outputs, size_t "
         "num_outputs);\n"
+     << "/** Runs later calls of `instance` on `pool` (NULL: the caller's\n"
+     << " *  thread only); see tfrt_model_set_pool in tfrt/runtime.h. */\n"
+     << "tfrt_status " << name
+     << "_set_pool(tfrt_instance *instance, tfrt_pool *pool);\n"
+     << "/** Starts a run as a task on `pool` and returns at once; `done` is\n"
+     << " *  called once when it ends (see tfrt_model_run_async). */\n"
+     << "tfrt_status " << name
+     << "_run_async(tfrt_instance *instance, const tfrt_tensor *inputs,\n"
+     << "    size_t num_inputs, const tfrt_tensor *outputs, size_t "
+        "num_outputs,\n"
+     << "    tfrt_pool *pool, tfrt_run_done_fn done, void *user_data);\n"
      << "/** Destroys an instance (NULL is allowed). */\n"
      << "tfrt_status " << name << "_destroy(tfrt_instance *instance);\n"
      << "/** Name, dtype and shape of input `index`. */\n"
@@ -156,7 +167,7 @@ std::string tfrt::emitHeader(const std::string &name,
      << "_output_info(size_t index, tfrt_tensor_desc *out);\n\n"
      << "#ifdef __cplusplus\n} /* extern \"C\" */\n\n";
   // C++ wrapper: RAII instance, typed buffers.
-  os << "#include <string>\n\nnamespace tfrt_models {\n\n"
+  os << "#include <future>\n#include <string>\n\nnamespace tfrt_models {\n\n"
      << "/// RAII wrapper of one instance of the model '" << name << "'.\n"
      << "class " << name << " {\npublic:\n";
   for (auto [i, t] : llvm::enumerate(sig.inputs))
@@ -179,34 +190,65 @@ std::string tfrt::emitHeader(const std::string &name,
      << "  bool ok() const { return status_ == nullptr; }\n"
      << "  /// The message of the last failure (empty when none).\n"
      << "  std::string error() const { return ::tfrt_status_message(status_); }"
-     << "\n\n  /// Runs on caller buffers of kInputNElements / kOutputNElements"
-     << " elements.\n  bool Run(";
-  bool first = true;
-  for (auto [i, t] : llvm::enumerate(sig.inputs)) {
-    os << (first ? "" : ", ") << "const Input" << i << " *in" << i;
-    first = false;
-  }
-  for (auto [i, t] : llvm::enumerate(sig.outputs)) {
-    os << (first ? "" : ", ") << "Output" << i << " *out" << i;
-    first = false;
-  }
-  os << ") {\n    const tfrt_model_desc *d = ::" << name << "_descriptor();\n";
-  os << "    tfrt_tensor ins[" << std::max<size_t>(1, sig.inputs.size())
-     << "] = {};\n    tfrt_tensor outs["
-     << std::max<size_t>(1, sig.outputs.size()) << "] = {};\n";
-  for (size_t i = 0; i < sig.inputs.size(); ++i)
-    os << "    ins[" << i << "] = {const_cast<Input" << i << " *>(in" << i
-       << "), d->inputs[" << i << "].dtype, d->inputs[" << i
-       << "].rank, d->inputs[" << i << "].dims};\n";
-  for (size_t i = 0; i < sig.outputs.size(); ++i)
-    os << "    outs[" << i << "] = {out" << i << ", d->outputs[" << i
-       << "].dtype, d->outputs[" << i << "].rank, d->outputs[" << i
-       << "].dims};\n";
+     << "\n\n  /// Splits the parallel loops of later runs over `pool` (NULL: this\n"
+     << "  /// thread only). The pool must outlive those runs.\n"
+     << "  bool SetPool(tfrt_pool *pool) {\n"
+     << "    ::tfrt_status_free(status_);\n"
+     << "    status_ = ::" << name << "_set_pool(instance_, pool);\n"
+     << "    return status_ == nullptr;\n  }\n";
+  auto params = [&] {
+    std::string p;
+    for (auto [i, t] : llvm::enumerate(sig.inputs))
+      p += (p.empty() ? "" : ", ") + std::string("const Input") +
+           std::to_string(i) + " *in" + std::to_string(i);
+    for (auto [i, t] : llvm::enumerate(sig.outputs))
+      p += (p.empty() ? "" : ", ") + std::string("Output") +
+           std::to_string(i) + " *out" + std::to_string(i);
+    return p;
+  };
+  auto tensors = [&] {
+    os << "    const tfrt_model_desc *d = ::" << name << "_descriptor();\n";
+    os << "    tfrt_tensor ins[" << std::max<size_t>(1, sig.inputs.size())
+       << "] = {};\n    tfrt_tensor outs["
+       << std::max<size_t>(1, sig.outputs.size()) << "] = {};\n";
+    for (size_t i = 0; i < sig.inputs.size(); ++i)
+      os << "    ins[" << i << "] = {const_cast<Input" << i << " *>(in" << i
+         << "), d->inputs[" << i << "].dtype, d->inputs[" << i
+         << "].rank, d->inputs[" << i << "].dims};\n";
+    for (size_t i = 0; i < sig.outputs.size(); ++i)
+      os << "    outs[" << i << "] = {out" << i << ", d->outputs[" << i
+         << "].dtype, d->outputs[" << i << "].rank, d->outputs[" << i
+         << "].dims};\n";
+  };
+  os << "\n  /// Runs on caller buffers of kInputNElements / kOutputNElements"
+     << " elements.\n  bool Run(" << params() << ") {\n";
+  tensors();
   os << "    ::tfrt_status_free(status_);\n"
      << "    status_ = ::" << name << "_run(instance_, ins, "
      << sig.inputs.size() << ", outs, " << sig.outputs.size() << ");\n"
      << "    return status_ == nullptr;\n  }\n\n"
-     << "private:\n  tfrt_instance *instance_ = nullptr;\n"
+     << "  /// Starts a run on `pool` and returns at once. The future holds\n"
+     << "  /// \"\" on success, else the error message; the buffers must stay\n"
+     << "  /// valid until it is ready. One run at a time per instance.\n"
+     << "  std::future<std::string> RunAsync(tfrt_pool *pool"
+     << (params().empty() ? "" : ", ") << params() << ") {\n";
+  tensors();
+  os << "    auto *promise = new std::promise<std::string>();\n"
+     << "    std::future<std::string> result = promise->get_future();\n"
+     << "    tfrt_status status = ::" << name << "_run_async(instance_, ins, "
+     << sig.inputs.size() << ", outs, " << sig.outputs.size()
+     << ", pool, &Done, promise);\n"
+     << "    if (status) {\n"
+     << "      Done(promise, status);\n"
+     << "    }\n"
+     << "    return result;\n  }\n\n"
+     << "private:\n"
+     << "  static void Done(void *promise, tfrt_status status) {\n"
+     << "    auto *p = static_cast<std::promise<std::string> *>(promise);\n"
+     << "    p->set_value(status ? ::tfrt_status_message(status) : \"\");\n"
+     << "    ::tfrt_status_free(status);\n"
+     << "    delete p;\n  }\n\n"
+     << "  tfrt_instance *instance_ = nullptr;\n"
      << "  tfrt_status status_ = nullptr;\n};\n\n"
      << "} // namespace tfrt_models\n#endif /* __cplusplus */\n\n"
      << "#endif /* " << upper << "_TFRT_MODEL_H */\n";
@@ -235,7 +277,7 @@ std::string tfrt::emitMetadata(const std::string &name,
   };
   llvm::json::Object root{
       {"name", name},
-      {"abi_version", 1},
+      {"abi_version", 2},
       {"compiler",
        llvm::json::Object{{"name", "tfrt-compile"},
                           {"version", compilerVersion()}}},
@@ -253,7 +295,8 @@ std::string tfrt::emitMetadata(const std::string &name,
       {"artifact", artifact},
       {"symbols",
        llvm::json::Array{name + "_descriptor", name + "_create", name + "_run",
-                         name + "_destroy", name + "_input_info",
+                         name + "_destroy", name + "_set_pool",
+                         name + "_run_async", name + "_input_info",
                          name + "_output_info"}},
   };
   std::string s;

@@ -357,13 +357,17 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
   forward("run", ptrTy, {ptrTy, ptrTy, i64, ptrTy, i64}, "tfrt_model_run",
           false);
   forward("destroy", ptrTy, {ptrTy}, "tfrt_model_destroy", false);
+  forward("set_pool", ptrTy, {ptrTy, ptrTy}, "tfrt_model_set_pool", false);
+  forward("run_async", ptrTy,
+          {ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, ptrTy, ptrTy},
+          "tfrt_model_run_async", false);
   forward("input_info", ptrTy, {i64, ptrTy}, "tfrt_model_input_info", true);
   forward("output_info", ptrTy, {i64, ptrTy}, "tfrt_model_output_info", true);
 
   // Only the API keeps external linkage.
   llvm::StringSet<> api;
-  for (const char *s : {"descriptor", "create", "run", "destroy", "input_info",
-                        "output_info"})
+  for (const char *s : {"descriptor", "create", "run", "destroy", "set_pool",
+                        "run_async", "input_info", "output_info"})
     api.insert(name + "_" + s);
   for (llvm::Function &f : m.functions())
     if (!f.isDeclaration() && !api.contains(f.getName()))

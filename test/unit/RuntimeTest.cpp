@@ -8,13 +8,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfrt/async.h"
 #include "tfrt/runtime.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -52,8 +55,12 @@ thread_local void *tLastWorkspace = nullptr;
 
 /// Entry of the fake model: stages a + b in the workspace, copies it to the
 /// output and records the workspace pointer it was given.
+/// The pool the last run's entry was given (any thread).
+std::atomic<tfrt_pool *> gLastPool{nullptr};
+
 void addEntry(void *const *inputs, void *const *outputs, void *workspace,
-              tfrt_pool * /*pool*/) {
+              tfrt_pool *pool) {
+  gLastPool.store(pool);
   const float *a = static_cast<const float *>(inputs[0]);
   const float *b = static_cast<const float *>(inputs[1]);
   float *out = static_cast<float *>(outputs[0]);
@@ -600,3 +607,174 @@ TEST(ModelConcurrency, InstancesRunInParallel) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Pools and asynchronous runs
+//===----------------------------------------------------------------------===//
+
+/// A pool for one test.
+struct Pool {
+  explicit Pool(int threads) {
+    tfrt_status status = tfrt_pool_create(threads, &pool);
+    EXPECT_EQ(status, nullptr);
+    tfrt_status_free(status);
+  }
+  ~Pool() { tfrt_pool_destroy(pool); }
+  tfrt_pool *pool = nullptr;
+};
+
+TEST(ModelPool, EntryGetsTheInstancesPool) {
+  Pool pool(2);
+  tfrt_instance *instance = nullptr;
+  ASSERT_EQ(tfrt_model_create(&kDesc, &instance), nullptr);
+  Call call;
+  ASSERT_EQ(call.run(instance), nullptr);
+  EXPECT_EQ(gLastPool.load(), nullptr); // default: the calling thread
+  ASSERT_EQ(tfrt_model_set_pool(instance, pool.pool), nullptr);
+  ASSERT_EQ(call.run(instance), nullptr);
+  EXPECT_EQ(gLastPool.load(), pool.pool);
+  ASSERT_EQ(tfrt_model_set_pool(instance, nullptr), nullptr);
+  ASSERT_EQ(call.run(instance), nullptr);
+  EXPECT_EQ(gLastPool.load(), nullptr);
+  tfrt_model_destroy(instance);
+  Status null(tfrt_model_set_pool(nullptr, pool.pool));
+  EXPECT_EQ(null.code(), TFRT_INVALID_ARGUMENT);
+}
+
+/// Counts completions; waits for an expected number of them.
+struct Completions {
+  static void done(void *self, tfrt_status status) {
+    auto *c = static_cast<Completions *>(self);
+    std::lock_guard<std::mutex> lock(c->mutex);
+    if (status) {
+      ++c->errors;
+      tfrt_status_free(status);
+    }
+    ++c->count;
+    c->changed.notify_all();
+  }
+  void waitFor(int n) {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return count >= n; });
+  }
+  std::mutex mutex;
+  std::condition_variable changed;
+  int count = 0;
+  int errors = 0;
+};
+
+TEST(ModelAsync, ManyRunsInFlightOnOnePool) {
+  constexpr int kInstances = 16;
+  constexpr int kRounds = 300;
+  Pool pool(2);
+  std::vector<tfrt_instance *> instances(kInstances, nullptr);
+  std::vector<Call> calls(kInstances);
+  for (tfrt_instance *&instance : instances)
+    ASSERT_EQ(tfrt_model_create(&kDesc, &instance), nullptr);
+  Completions completions;
+  int failures = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    for (int k = 0; k < kInstances; ++k) {
+      for (int i = 0; i < 6; ++i) {
+        calls[k].a[i] = float(round * 100 + k);
+        calls[k].b[i] = float(i);
+      }
+      tfrt_status status = tfrt_model_run_async(
+          instances[k], calls[k].inputs, 2, calls[k].outputs, 1, pool.pool,
+          Completions::done, &completions);
+      if (status) {
+        tfrt_status_free(status);
+        ++failures;
+        Completions::done(&completions, nullptr);
+      }
+    }
+    completions.waitFor((round + 1) * kInstances);
+    for (int k = 0; k < kInstances; ++k)
+      for (int i = 0; i < 6; ++i)
+        if (calls[k].out[i] != float(round * 100 + k + i))
+          ++failures;
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(completions.errors, 0);
+  EXPECT_EQ(gLastPool.load(), pool.pool); // async runs use their pool
+  for (tfrt_instance *instance : instances)
+    tfrt_model_destroy(instance);
+}
+
+TEST(ModelAsync, InvalidCallFailsAtOnceWithoutCallback) {
+  Pool pool(1);
+  tfrt_instance *instance = nullptr;
+  ASSERT_EQ(tfrt_model_create(&kDesc, &instance), nullptr);
+  Completions completions;
+  Call call;
+  int64_t wrong[] = {3, 2};
+  call.inputs[1].dims = wrong;
+  Status shape(tfrt_model_run_async(instance, call.inputs, 2, call.outputs, 1,
+                                    pool.pool, Completions::done,
+                                    &completions));
+  EXPECT_EQ(shape.code(), TFRT_INVALID_ARGUMENT);
+  EXPECT_EQ(shape.message(),
+            "input 'b': shape [3,2] does not match the model's [2,3]");
+  call.inputs[1].dims = call.dims;
+  Status noPool(tfrt_model_run_async(instance, call.inputs, 2, call.outputs,
+                                     1, nullptr, Completions::done,
+                                     &completions));
+  EXPECT_EQ(noPool.code(), TFRT_INVALID_ARGUMENT);
+  Status noDone(tfrt_model_run_async(instance, call.inputs, 2, call.outputs,
+                                     1, pool.pool, nullptr, nullptr));
+  EXPECT_EQ(noDone.code(), TFRT_INVALID_ARGUMENT);
+  Status noInstance(tfrt_model_run_async(nullptr, call.inputs, 2,
+                                         call.outputs, 1, pool.pool,
+                                         Completions::done, &completions));
+  EXPECT_EQ(noInstance.code(), TFRT_INVALID_ARGUMENT);
+  tfrt_pool_quiesce(pool.pool);
+  EXPECT_EQ(completions.count, 0);
+  tfrt_model_destroy(instance);
+}
+
+TEST(ModelAsync, CallbackMayStartTheNextRun) {
+  // A chain of runs of one instance, each started from the previous one's
+  // completion on a pool thread.
+  struct Chain {
+    tfrt_instance *instance = nullptr;
+    tfrt_pool *pool = nullptr;
+    Call call;
+    int remaining = 1000;
+    int failures = 0;
+    Completions finished;
+    static void next(void *self, tfrt_status status) {
+      auto *c = static_cast<Chain *>(self);
+      if (status) {
+        tfrt_status_free(status);
+        ++c->failures;
+      }
+      for (int i = 0; i < 6; ++i)
+        if (c->call.out[i] != c->call.a[i] + c->call.b[i])
+          ++c->failures;
+      if (--c->remaining == 0) {
+        Completions::done(&c->finished, nullptr);
+        return;
+      }
+      c->call.a[0] = float(c->remaining);
+      if (tfrt_status s = tfrt_model_run_async(c->instance, c->call.inputs, 2,
+                                               c->call.outputs, 1, c->pool,
+                                               next, c)) {
+        tfrt_status_free(s);
+        ++c->failures;
+        Completions::done(&c->finished, nullptr);
+      }
+    }
+  };
+  Pool pool(2);
+  Chain chain;
+  chain.pool = pool.pool;
+  ASSERT_EQ(tfrt_model_create(&kDesc, &chain.instance), nullptr);
+  ASSERT_EQ(tfrt_model_run_async(chain.instance, chain.call.inputs, 2,
+                                 chain.call.outputs, 1, pool.pool, Chain::next,
+                                 &chain),
+            nullptr);
+  chain.finished.waitFor(1);
+  EXPECT_EQ(chain.failures, 0);
+  EXPECT_EQ(chain.remaining, 0);
+  tfrt_model_destroy(chain.instance);
+}

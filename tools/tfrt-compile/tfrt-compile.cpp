@@ -114,6 +114,17 @@ cl::opt<std::string> gpuDumpDirOpt("gpu-dump-dir",
                                    cl::desc("Debug: also write the PTX, "
                                             "cubins and fat binary here"),
                                    cl::cat(category));
+cl::opt<std::string> parallelOpt(
+    "parallel",
+    cl::desc("on (default): split expensive loops into chunks that the "
+             "instance's thread pool runs in parallel (a cost model keeps "
+             "cheap ones sequential); off: single-threaded code"),
+    cl::init("on"), cl::cat(category));
+cl::opt<int64_t> parallelMinCostOpt(
+    "parallel-min-cost",
+    cl::desc("Cost-model threshold (loop iterations x scalar ops) below "
+             "which an op stays sequential (default 262144)"),
+    cl::init(262144), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -425,6 +436,13 @@ int main(int argc, char **argv) {
   // CUDA maps the linalg ops to kernels itself: no CPU tiling/vectorisation.
   if (cuda || cudaEmulate)
     popts.cpuKernels = false;
+  if (parallelOpt != "on" && parallelOpt != "off")
+    return fail("--parallel must be 'on' or 'off', got '" + parallelOpt +
+                "'");
+  if (parallelMinCostOpt < 1)
+    return fail("--parallel-min-cost must be positive");
+  popts.parallelLoops = parallelOpt == "on";
+  popts.parallelMinCost = parallelMinCostOpt;
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   {
