@@ -212,7 +212,9 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"AveragePool", &NodeImporter::averagePool},
       {"BatchNormalization", &NodeImporter::batchNorm},
       {"BitShift", &NodeImporter::bitShift},
+      {"BlackmanWindow", &NodeImporter::windowFunction},
       {"Cast", &NodeImporter::castOp},
+      {"CastLike", &NodeImporter::castLike},
       {"Ceil", &NodeImporter::unary},
       {"Celu", &NodeImporter::activation},
       {"Clip", &NodeImporter::clip},
@@ -221,19 +223,25 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Constant", &NodeImporter::constantNode},
       {"ConstantOfShape", &NodeImporter::constantOfShape},
       {"Conv", &NodeImporter::conv},
+      {"ConvInteger", &NodeImporter::convInteger},
       {"ConvTranspose", &NodeImporter::convTranspose},
       {"Cos", &NodeImporter::unary},
       {"Cosh", &NodeImporter::unary},
       {"CumSum", &NodeImporter::cumSum},
+      {"DFT", &NodeImporter::dft},
       {"DepthToSpace", &NodeImporter::depthToSpace},
+      {"DequantizeLinear", &NodeImporter::dequantizeLinear},
+      {"Det", &NodeImporter::det},
       {"Div", &NodeImporter::binary},
       {"Dropout", &NodeImporter::dropout},
+      {"DynamicQuantizeLinear", &NodeImporter::dynamicQuantizeLinear},
       {"Einsum", &NodeImporter::einsum},
       {"Elu", &NodeImporter::activation},
       {"Equal", &NodeImporter::elementwise},
       {"Erf", &NodeImporter::unary},
       {"Exp", &NodeImporter::unary},
       {"Expand", &NodeImporter::expand},
+      {"EyeLike", &NodeImporter::eyeLike},
       {"Flatten", &NodeImporter::flatten},
       {"Floor", &NodeImporter::unary},
       {"Gather", &NodeImporter::gather},
@@ -245,6 +253,9 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Greater", &NodeImporter::elementwise},
       {"GreaterOrEqual", &NodeImporter::elementwise},
       {"GRU", &NodeImporter::recurrent},
+      {"GridSample", &NodeImporter::gridSample},
+      {"HammingWindow", &NodeImporter::windowFunction},
+      {"HannWindow", &NodeImporter::windowFunction},
       {"HardSigmoid", &NodeImporter::hardSigmoid},
       {"HardSwish", &NodeImporter::unary},
       {"Hardmax", &NodeImporter::softmax},
@@ -263,20 +274,27 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"LogSoftmax", &NodeImporter::softmax},
       {"Loop", &NodeImporter::loop},
       {"MatMul", &NodeImporter::matmul},
+      {"MatMulInteger", &NodeImporter::matMulInteger},
       {"Max", &NodeImporter::variadic},
       {"MaxPool", &NodeImporter::maxPool},
+      {"MaxUnpool", &NodeImporter::maxUnpool},
       {"Mean", &NodeImporter::variadic},
       {"MeanVarianceNormalization", &NodeImporter::meanVarianceNorm},
+      {"MelWeightMatrix", &NodeImporter::melWeightMatrix},
       {"Min", &NodeImporter::variadic},
       {"Mod", &NodeImporter::modOp},
       {"Mul", &NodeImporter::binary},
       {"Neg", &NodeImporter::unary},
+      {"NegativeLogLikelihoodLoss", &NodeImporter::negativeLogLikelihoodLoss},
       {"Not", &NodeImporter::unary},
       {"OneHot", &NodeImporter::oneHot},
       {"Or", &NodeImporter::elementwise},
-      {"PRelu", &NodeImporter::elementwise},
+      {"PRelu", &NodeImporter::prelu},
       {"Pad", &NodeImporter::pad},
       {"Pow", &NodeImporter::binary},
+      {"QLinearConv", &NodeImporter::qLinearConv},
+      {"QLinearMatMul", &NodeImporter::qLinearMatMul},
+      {"QuantizeLinear", &NodeImporter::quantizeLinear},
       {"Range", &NodeImporter::range},
       {"RNN", &NodeImporter::recurrent},
       {"Reciprocal", &NodeImporter::unary},
@@ -293,7 +311,10 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Relu", &NodeImporter::unary},
       {"Reshape", &NodeImporter::reshape},
       {"Resize", &NodeImporter::resize},
+      {"ReverseSequence", &NodeImporter::reverseSequence},
+      {"RoiAlign", &NodeImporter::roiAlign},
       {"Round", &NodeImporter::unary},
+      {"STFT", &NodeImporter::stft},
       {"Scan", &NodeImporter::scan},
       {"Scatter", &NodeImporter::scatterElements},
       {"ScatterElements", &NodeImporter::scatterElements},
@@ -311,8 +332,10 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Sign", &NodeImporter::unary},
       {"Sin", &NodeImporter::unary},
       {"Sinh", &NodeImporter::unary},
+      {"Size", &NodeImporter::size},
       {"Slice", &NodeImporter::slice},
       {"Softmax", &NodeImporter::softmax},
+      {"SoftmaxCrossEntropyLoss", &NodeImporter::softmaxCrossEntropyLoss},
       {"Softplus", &NodeImporter::unary},
       {"Softsign", &NodeImporter::unary},
       {"SpaceToDepth", &NodeImporter::spaceToDepth},
@@ -333,6 +356,10 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Upsample", &NodeImporter::resize},
       {"Where", &NodeImporter::where},
       {"Xor", &NodeImporter::elementwise},
+      // Other domains.
+      {"Adagrad", &NodeImporter::adagrad, "ai.onnx.preview.training"},
+      {"Adam", &NodeImporter::adam, "ai.onnx.preview.training"},
+      {"Momentum", &NodeImporter::momentum, "ai.onnx.preview.training"},
   };
   return table;
 }
@@ -340,7 +367,8 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
 std::vector<std::string> tfrt::supportedOnnxOps() {
   std::vector<std::string> ops;
   for (const OpEntry &e : NodeImporter::opTable())
-    ops.push_back(e.opType);
+    ops.push_back(*e.domain ? std::string(e.domain) + "::" + e.opType
+                            : std::string(e.opType));
   std::sort(ops.begin(), ops.end());
   return ops;
 }
@@ -588,18 +616,21 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
     return;
   }
 
-  if (!node.domain.empty() && node.domain != "ai.onnx") {
-    unsupported(n) << ": domain '" << node.domain << "' is not supported";
-    hadError = true;
-    markUnknown();
-    return;
-  }
+  StringRef domain = node.domain == "ai.onnx" ? "" : StringRef(node.domain);
   const OpEntry *entry = nullptr;
-  for (const OpEntry &e : opTable())
+  bool knownDomain = domain.empty();
+  for (const OpEntry &e : opTable()) {
+    if (domain != e.domain)
+      continue;
+    knownDomain = true;
     if (node.opType == e.opType)
       entry = &e;
+  }
   if (!entry) {
-    unsupported(n);
+    if (knownDomain)
+      unsupported(n);
+    else
+      unsupported(n) << ": domain '" << node.domain << "' is not supported";
     hadError = true;
     markUnknown();
     return;
@@ -789,17 +820,9 @@ FailureOr<SmallVector<Value>> NodeImporter::binary(NodeCtx &n) {
   auto rhs = requireInput(n, 1, "B");
   if (failed(lhs) || failed(rhs))
     return failure();
-  if (n.opset() < 7) {
-    auto bcast = intAttr(n, "broadcast", 0);
-    if (failed(bcast))
-      return failure();
-    if (*bcast && n.node.findAttr("axis")) {
-      unsupported(n) << ": axis broadcasting (opset " << n.opset()
-                     << " attributes 'broadcast' and 'axis') is not "
-                        "supported";
-      return failure();
-    }
-  }
+  rhs = legacyBroadcast(n, *lhs, *rhs);
+  if (failed(rhs))
+    return failure();
   StringRef op = llvm::StringSwitch<StringRef>(n.node.opType)
                      .Case("Add", "graph.add")
                      .Case("Sub", "graph.sub")
@@ -1461,31 +1484,6 @@ FailureOr<SmallVector<Value>> NodeImporter::gather(NodeCtx &n) {
       build(n, "graph.gather", {*x, *idx}, {named("axis", i64(*axis))}));
 }
 
-FailureOr<SmallVector<Value>> NodeImporter::dropout(NodeCtx &n) {
-  auto x = requireInput(n, 0, "data");
-  if (failed(x))
-    return failure();
-  if (outputUsed(n, 1)) {
-    unsupported(n) << ": the mask output is used";
-    return failure();
-  }
-  if (Value mode = n.in(2)) {
-    SmallVector<int64_t> v;
-    if (failed(graph::getConstantInts(mode, v)) || v.size() != 1) {
-      unsupported(n) << ": 'training_mode' must be a constant";
-      return failure();
-    }
-    if (v[0]) {
-      unsupported(n) << ": training_mode = true";
-      return failure();
-    }
-  }
-  auto isTest = intAttr(n, "is_test", 1);
-  if (failed(isTest))
-    return failure();
-  return SmallVector<Value>{*x};
-}
-
 FailureOr<SmallVector<Value>> NodeImporter::constantOfShape(NodeCtx &n) {
   auto s = requireInput(n, 0, "input");
   if (failed(s))
@@ -1535,11 +1533,13 @@ FailureOr<SmallVector<Value>> NodeImporter::elementwise(NodeCtx &n) {
   auto rhs = requireInput(n, 1, "B");
   if (failed(lhs) || failed(rhs))
     return failure();
+  rhs = legacyBroadcast(n, *lhs, *rhs);
+  if (failed(rhs))
+    return failure();
   StringRef op = llvm::StringSwitch<StringRef>(n.node.opType)
                      .Case("And", "graph.and")
                      .Case("Or", "graph.or")
                      .Case("Xor", "graph.xor")
-                     .Case("PRelu", "graph.prelu")
                      .Case("Equal", "graph.equal")
                      .Case("Less", "graph.less")
                      .Case("LessOrEqual", "graph.less_or_equal")
@@ -1820,10 +1820,18 @@ FailureOr<SmallVector<Value>> NodeImporter::resize(NodeCtx &n) {
     return failure();
   }
   if (ct == "tf_crop_and_resize") {
-    if (!roiV || isEmptyTensorValue(roiV) ||
-        failed(getConstantDoubles(roiV, roi))) {
-      unsupported(n) << ": tf_crop_and_resize needs a constant 'roi'";
+    if (!roiV || isEmptyTensorValue(roiV)) {
+      error(n) << "tf_crop_and_resize needs an 'roi'";
       return failure();
+    }
+    if (failed(getConstantDoubles(roiV, roi))) {
+      SmallVector<int64_t> outDims;
+      for (int64_t i = 0; i < rank; ++i)
+        outDims.push_back(sizes ? (*sizes)[i]
+                                : (int64_t)std::floor(scales[i] *
+                                                      xt.getDimSize(i)));
+      return one(cropAndResizeRuntimeRoi(n, *x, roiV, scales, outDims, m, nm,
+                                         *extrap));
     }
   }
   SmallVector<NamedAttribute> attrs{
@@ -2122,7 +2130,8 @@ FailureOr<SmallVector<Value>> NodeImporter::cumSum(NodeCtx &n) {
   if (xt && xt.getRank() == 1) {
     axis = {0}; // The only axis there is, whatever the input says.
   } else if (failed(graph::getConstantInts(*a, axis)) || axis.size() != 1) {
-    unsupported(n) << ": 'axis' is not a constant scalar";
+    unsupported(n) << ": 'axis' must be a constant scalar (it selects the "
+                      "scanned dimension), not a value computed at run time";
     return failure();
   }
   return one(build(n, "graph.cumsum", {*x},
@@ -2499,10 +2508,12 @@ FailureOr<SmallVector<Value>> NodeImporter::scatterND(NodeCtx &n) {
                           builder.getStringAttr(red->value_or("none")))}));
 }
 
-/// Einsum without ellipses or repeated letters within one operand, on one
-/// or two operands: letters only one side needs are summed first, then a
-/// batched matmul over [batch, free, contracted] layouts (transposes and
-/// reshapes around it), then the output order.
+/// Einsum on one or two operands. An ellipsis stands for dimensions named by
+/// characters the equation does not use (right-aligned across operands); a
+/// letter repeated within one operand takes the diagonal (a multiply by an
+/// identity mask, then a sum). Then letters only one side needs are summed
+/// first, then a batched matmul over [batch, free, contracted] layouts
+/// (transposes and reshapes around it), then the output order.
 FailureOr<SmallVector<Value>> NodeImporter::einsum(NodeCtx &n) {
   auto eq = stringAttr(n, "equation");
   if (failed(eq))
@@ -2524,37 +2535,110 @@ FailureOr<SmallVector<Value>> NodeImporter::einsum(NodeCtx &n) {
   for (Value v : n.ins)
     if (v)
       ins.push_back(v);
-  std::string out;
-  if (arrow != std::string::npos) {
-    out = e.substr(arrow + 2);
-  } else {
-    std::map<char, int> count;
-    for (char c : lhs)
-      if (c != ',')
-        ++count[c];
-    for (auto [c, k] : count)
-      if (k == 1)
-        out += c;
-  }
   auto unsupportedEq = [&](StringRef why) {
     unsupported(n) << ": equation '" << **eq << "' (" << why << ")";
     return failure();
   };
-  if (e.find('.') != std::string::npos)
-    return unsupportedEq("ellipsis");
   if (terms.size() != ins.size() || terms.empty() || terms.size() > 2)
     return unsupportedEq("one or two operands are supported");
+  for (Value v : ins)
+    if (!rankedOf(v) || !rankedOf(v).hasStaticShape())
+      return unsupportedEq("operand shape is not static");
+  std::string out;
+  bool explicitOut = arrow != std::string::npos;
+  if (explicitOut)
+    out = e.substr(arrow + 2);
+  // Ellipses: name their dimensions by characters the equation lacks.
+  std::string ell;
+  if (e.find('.') != std::string::npos) {
+    // Whether the dots of `t` form one ellipsis.
+    auto wellFormed = [](const std::string &t) {
+      return llvm::count(t, '.') == 3 && t.find("...") != std::string::npos;
+    };
+    SmallVector<int64_t> counts;
+    int64_t most = 0;
+    for (auto [t, v] : llvm::zip(terms, ins)) {
+      int64_t k = 0;
+      if (t.find('.') != std::string::npos) {
+        if (!wellFormed(t))
+          return unsupportedEq("malformed ellipsis");
+        k = rankedOf(v).getRank() - (int64_t)(t.size() - 3);
+        if (k < 0)
+          return unsupportedEq("operand rank does not match");
+      }
+      counts.push_back(k);
+      most = std::max(most, k);
+    }
+    for (char c = 'A'; (int64_t)ell.size() < most && c <= 'z'; ++c)
+      if (std::isalpha((unsigned char)c) && e.find(c) == std::string::npos)
+        ell += c;
+    if ((int64_t)ell.size() < most)
+      return unsupportedEq("too many ellipsis dimensions");
+    for (auto [t, k] : llvm::zip(terms, counts))
+      if (size_t p = t.find("..."); p != std::string::npos)
+        t.replace(p, 3, ell.substr(most - k));
+    if (explicitOut && out.find('.') != std::string::npos) {
+      if (!wellFormed(out))
+        return unsupportedEq("malformed ellipsis");
+      out.replace(out.find("..."), 3, ell);
+    }
+  }
+  if (!explicitOut) {
+    // Implicit output: the ellipsis, then the letters used once, sorted.
+    std::map<char, int> count;
+    for (const std::string &t : terms)
+      for (char c : t)
+        ++count[c];
+    out = ell;
+    for (auto [c, k] : count)
+      if (k == 1 && ell.find(c) == std::string::npos)
+        out += c;
+  }
+  for (auto [t, v] : llvm::zip(terms, ins))
+    if ((int64_t)t.size() != rankedOf(v).getRank())
+      return unsupportedEq("operand rank does not match");
+  // A letter repeated within one operand: its diagonal.
   for (auto [t, v] : llvm::zip(terms, ins)) {
-    auto vt = rankedOf(v);
-    if (!vt || !vt.hasStaticShape() || (int64_t)t.size() != vt.getRank())
-      return unsupportedEq("operand rank does not match or is not static");
-    if (llvm::SmallSet<char, 8>(t.begin(), t.end()).size() != t.size())
-      return unsupportedEq("a repeated letter within one operand");
+    for (;;) {
+      size_t p = 0, q = std::string::npos;
+      for (; p < t.size() && q == std::string::npos; ++p)
+        q = t.find(t[p], p + 1);
+      if (q == std::string::npos)
+        break;
+      --p;
+      auto vt = rankedOf(v);
+      int64_t d = vt.getDimSize(p);
+      if (vt.getDimSize(q) != d)
+        return unsupportedEq("a repeated letter with different sizes");
+      SmallVector<int64_t> maskShape(vt.getRank(), 1);
+      maskShape[p] = maskShape[q] = d;
+      SmallVector<double> eye(d * d, 0.0);
+      for (int64_t i = 0; i < d; ++i)
+        eye[i * d + i] = 1.0;
+      Value mask = constant(
+          n, tensorFromDoubles(
+                 RankedTensorType::get(maskShape, vt.getElementType()), eye));
+      auto masked = build(n, "graph.mul", {v, mask});
+      if (failed(masked))
+        return failure();
+      auto r = reduceOp(n, "graph.reduce_sum", *masked, {(int64_t)q}, false);
+      if (failed(r))
+        return failure();
+      v = *r;
+      t.erase(q, 1);
+    }
   }
   std::map<char, int64_t> size;
   for (auto [t, v] : llvm::zip(terms, ins))
-    for (auto [i, c] : llvm::enumerate(t))
-      size[c] = rankedOf(v).getDimSize(i);
+    for (auto [i, c] : llvm::enumerate(t)) {
+      int64_t d = rankedOf(v).getDimSize(i);
+      if (size.count(c) && size[c] != d)
+        return unsupportedEq("a letter with different sizes (broadcasting)");
+      size[c] = d;
+    }
+  for (char c : out)
+    if (!size.count(c))
+      return unsupportedEq("an output letter no operand has");
   // Sums away the letters of `t` that `keep` does not contain.
   auto sumAway = [&](Value v, std::string &t,
                      const std::string &keep) -> FailureOr<Value> {

@@ -47,6 +47,8 @@ using Handler = FailureOr<SmallVector<Value>> (NodeImporter::*)(NodeCtx &);
 struct OpEntry {
   const char *opType;
   Handler handler;
+  /// The operator set domain; "" is the default ONNX domain ("ai.onnx").
+  const char *domain = "";
 };
 
 class NodeImporter {
@@ -139,7 +141,6 @@ private:
   FailureOr<SmallVector<Value>> castOp(NodeCtx &n);
   FailureOr<SmallVector<Value>> constantNode(NodeCtx &n);
   FailureOr<SmallVector<Value>> gather(NodeCtx &n);
-  FailureOr<SmallVector<Value>> dropout(NodeCtx &n);
   FailureOr<SmallVector<Value>> constantOfShape(NodeCtx &n);
   FailureOr<SmallVector<Value>> elementwise(NodeCtx &n);
   FailureOr<SmallVector<Value>> variadic(NodeCtx &n);
@@ -173,8 +174,39 @@ private:
   FailureOr<SmallVector<Value>> einsum(NodeCtx &n);
   FailureOr<SmallVector<Value>> scatterElements(NodeCtx &n);
   FailureOr<SmallVector<Value>> scatterND(NodeCtx &n);
+  // MiscOps.cpp
+  FailureOr<SmallVector<Value>> size(NodeCtx &n);
+  FailureOr<SmallVector<Value>> castLike(NodeCtx &n);
+  FailureOr<SmallVector<Value>> eyeLike(NodeCtx &n);
+  FailureOr<SmallVector<Value>> dropout(NodeCtx &n);
+  FailureOr<SmallVector<Value>> prelu(NodeCtx &n);
+  FailureOr<Value> legacyBroadcast(NodeCtx &n, Value a, Value b);
+  FailureOr<Value> cropAndResizeRuntimeRoi(NodeCtx &n, Value x, Value roi,
+                                           ArrayRef<double> scales,
+                                           ArrayRef<int64_t> outDims,
+                                           StringRef mode,
+                                           StringRef nearestMode,
+                                           double extrapolation);
   // RecurrentOps.cpp
   FailureOr<SmallVector<Value>> recurrent(NodeCtx &n);
+  // LossOps.cpp
+  FailureOr<SmallVector<Value>> negativeLogLikelihoodLoss(NodeCtx &n);
+  FailureOr<SmallVector<Value>> softmaxCrossEntropyLoss(NodeCtx &n);
+  FailureOr<Value> nllLoss(NodeCtx &n, Value logProb, Value target,
+                           Value weight);
+
+  // QuantOps.cpp
+  FailureOr<SmallVector<Value>> quantizeLinear(NodeCtx &n);
+  FailureOr<SmallVector<Value>> dequantizeLinear(NodeCtx &n);
+  FailureOr<SmallVector<Value>> dynamicQuantizeLinear(NodeCtx &n);
+  FailureOr<SmallVector<Value>> matMulInteger(NodeCtx &n);
+  FailureOr<SmallVector<Value>> convInteger(NodeCtx &n);
+  FailureOr<SmallVector<Value>> qLinearMatMul(NodeCtx &n);
+  FailureOr<SmallVector<Value>> qLinearConv(NodeCtx &n);
+  // TrainingOps.cpp (domain ai.onnx.preview.training)
+  FailureOr<SmallVector<Value>> adagrad(NodeCtx &n);
+  FailureOr<SmallVector<Value>> adam(NodeCtx &n);
+  FailureOr<SmallVector<Value>> momentum(NodeCtx &n);
 
   // ControlFlowOps.cpp: subgraphs imported inline (If, unrolled Loop/Scan).
   FailureOr<SmallVector<Value>> ifOp(NodeCtx &n);

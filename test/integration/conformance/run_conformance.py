@@ -120,6 +120,28 @@ class Test:
         self.seconds = 0.0
         self.sets = 0
 
+    def first_value(self, model, name):
+        """The value of `name` as an initializer or, for a graph input, in
+        the first data set; None if neither."""
+        for init in model.graph.initializer:
+            if init.name == name:
+                return numpy_helper.to_array(init)
+        if name in self.inputs:
+            path = os.path.join(self.path, "test_data_set_0",
+                                "input_%d.pb" % self.inputs.index(name))
+            if os.path.exists(path):
+                return numpy_helper.to_array(read_tensor(path))
+        return None
+
+    def dropout_may_be_random(self, model, node):
+        """Whether a Dropout with a training_mode input may train with a
+        ratio above 0 (the default ratio is 0.5)."""
+        mode = self.first_value(model, node.input[2])
+        if mode is not None and not mode.any():
+            return False
+        ratio = self.first_value(model, node.input[1]) if node.input[1] else None
+        return ratio is None or bool(ratio.any())
+
     def load(self):
         model = onnx.load(os.path.join(self.path, "model.onnx"))
         self.ops = sorted(rnt.collect_op_types(model.graph, set()))
@@ -153,13 +175,21 @@ class Test:
         # inside the model are compile-time lists of tensors (the importer's
         # SequenceOps.cpp), so such models are compiled and judged normally
         # (an op the importer lacks, e.g. SequenceMap, is "op not supported").
-        training = [o for o in self.ops if o.startswith(TRAINING_DOMAIN + "::")]
+        # The optimizers of the training domain (Adagrad, Adam, Momentum)
+        # are plain formulas and are compiled; Gradient needs automatic
+        # differentiation.
+        training = [o for o in self.ops if o == TRAINING_DOMAIN + "::Gradient"]
         for node in model.graph.node:
             if node.op_type == "BatchNormalization":
                 if any(a.name == "training_mode" and a.i for a in node.attribute):
                     training.append("BatchNormalization training_mode=1")
             if node.op_type == "Dropout" and len(node.input) > 2 and node.input[2]:
-                training.append("Dropout training_mode")
+                # With training_mode, Dropout is the identity when it is
+                # false or the ratio is 0, else random. Graph inputs ratio and
+                # training_mode are specialised: they decide which.
+                self.shape_operands |= {i for i in node.input[1:3] if i in self.inputs}
+                if self.dropout_may_be_random(model, node):
+                    training.append("random: training-mode Dropout with ratio > 0")
             if node.op_type == "Cast":
                 for a in node.attribute:
                     if a.name == "to" and a.i == onnx.TensorProto.STRING:

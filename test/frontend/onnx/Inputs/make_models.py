@@ -147,16 +147,18 @@ save("symbolic", [
     numpy_helper.from_array(np.array([-1], np.int64), "minus1")])
 
 # Two unsupported ops (both reported), one node depending on one of them, an
-# unsupported attribute and a used optional output.
+# unsupported attribute and a random (training-mode) Dropout.
 save("unsupported", [
-    helper.make_node("Det", ["x"], ["e"], name="det"),
-    helper.make_node("Relu", ["e"], ["r"], name="relu_after_det"),
+    helper.make_node("Constant", [], ["train"], name="train",
+                     value=numpy_helper.from_array(np.array(True))),
+    helper.make_node("Unique", ["x"], ["e"], name="unique"),
+    helper.make_node("Relu", ["e"], ["r"], name="relu_after_unique"),
     helper.make_node("NonZero", ["x"], ["f"], name="nonzero"),
-    helper.make_node("Dropout", ["x"], ["p", "idx"], name="drop"),
+    helper.make_node("Dropout", ["x", "", "train"], ["p", "idx"], name="drop"),
     helper.make_node("Identity", ["idx"], ["i"], name="use_mask"),
     helper.make_node("Relu", ["x"], ["c"], name="custom", domain="com.example"),
 ], [vi("x", F, [1, 1, 2, 2])],
-   [vi("r", F, [1, 1]), vi("f", TensorProto.INT64, [4, None]),
+   [vi("r", F, [None]), vi("f", TensorProto.INT64, [4, None]),
     vi("p", F, [1, 1, 2, 2]), vi("i", TensorProto.BOOL, [1, 1, 2, 2]),
     vi("c", F, [1, 1, 2, 2])],
    extra_opsets=[helper.make_opsetid("com.example", 1)], check=False)
