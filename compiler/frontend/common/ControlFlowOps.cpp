@@ -23,6 +23,66 @@ using namespace tfrt::frontend::detail;
 /// Unrolling stops with an error beyond this many iterations.
 static constexpr int64_t kMaxUnrolledIterations = 4096;
 
+/// The value of a one-element tensor known at compile time: a constant, or
+/// comparisons and logic of such, which the dialect does not fold (a loop
+/// condition such as Less(iteration, limit)). Booleans are 0 or 1.
+static std::optional<double> knownScalar(Value v, unsigned depth = 0) {
+  auto t = v ? rankedOf(v) : RankedTensorType();
+  if (!t || !t.hasStaticShape() || t.getNumElements() != 1 || depth > 32)
+    return std::nullopt;
+  SmallVector<double> d;
+  if (succeeded(getConstantDoubles(v, d)) && d.size() == 1) {
+    if (t.getElementType().isInteger(1))
+      return d[0] != 0 ? 1.0 : 0.0;
+    return d[0];
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getNumOperands() == 0)
+    return std::nullopt;
+  StringRef name = op->getName().getStringRef();
+  auto a = knownScalar(op->getOperand(0), depth + 1);
+  if (!a)
+    return std::nullopt;
+  if (name == "graph.identity" || name == "graph.reshape" ||
+      name == "graph.squeeze" || name == "graph.unsqueeze" ||
+      name == "graph.flatten")
+    return a;
+  if (name == "graph.not")
+    return *a == 0 ? 1.0 : 0.0;
+  if (op->getNumOperands() != 2)
+    return std::nullopt;
+  auto b = knownScalar(op->getOperand(1), depth + 1);
+  if (!b)
+    return std::nullopt;
+  std::optional<bool> r;
+  if (name == "graph.equal")
+    r = *a == *b;
+  else if (name == "graph.less")
+    r = *a < *b;
+  else if (name == "graph.less_or_equal")
+    r = *a <= *b;
+  else if (name == "graph.greater")
+    r = *a > *b;
+  else if (name == "graph.greater_or_equal")
+    r = *a >= *b;
+  else if (name == "graph.and")
+    r = *a != 0 && *b != 0;
+  else if (name == "graph.or")
+    r = *a != 0 || *b != 0;
+  else if (name == "graph.xor")
+    r = (*a != 0) != (*b != 0);
+  if (!r)
+    return std::nullopt;
+  return *r ? 1.0 : 0.0;
+}
+
+/// A condition known at compile time (see knownScalar).
+static std::optional<bool> knownCondition(Value v) {
+  if (auto x = knownScalar(v))
+    return *x != 0;
+  return std::nullopt;
+}
+
 void NodeImporter::collectUsedNames(const GraphDesc &graph) {
   for (const NodeDesc &node : graph.nodes) {
     for (const std::string &in : node.inputs)
@@ -199,11 +259,10 @@ FailureOr<SmallVector<Value>> NodeImporter::ifOp(NodeCtx &n) {
       return failure();
     }
 
-  SmallVector<int64_t> c;
-  if (succeeded(graph::getConstantInts(*cond, c)) && c.size() == 1) {
+  if (std::optional<bool> c = knownCondition(*cond)) {
     SmallVector<ScopeValue> outs;
-    if (failed(importSubgraph(n, c[0] ? "then_branch" : "else_branch",
-                              c[0] ? *thenG : *elseG, {}, outs)))
+    if (failed(importSubgraph(n, *c ? "then_branch" : "else_branch",
+                              *c ? *thenG : *elseG, {}, outs)))
       return failure();
     return setOutputs(n, outs);
   }
@@ -295,14 +354,14 @@ FailureOr<SmallVector<Value>> NodeImporter::loop(NodeCtx &n) {
   }
   bool cond = true;
   if (condIn) {
-    SmallVector<int64_t> v;
-    if (failed(graph::getConstantInts(condIn, v)) || v.size() != 1) {
+    std::optional<bool> c = knownCondition(condIn);
+    if (!c) {
       unsupported(n) << ": the condition 'cond' is a run-time value; only "
                         "loops whose condition is known at compile time are "
                         "unrolled";
       return failure();
     }
-    cond = v[0] != 0;
+    cond = *c;
   }
 
   SmallVector<ScopeValue> carried;
@@ -335,14 +394,14 @@ FailureOr<SmallVector<Value>> NodeImporter::loop(NodeCtx &n) {
     }
     condValue = outs[0].tensor;
     if (condIn) {
-      SmallVector<int64_t> c;
-      if (failed(graph::getConstantInts(condValue, c)) || c.size() != 1) {
+      std::optional<bool> c = knownCondition(condValue);
+      if (!c) {
         unsupported(n) << ": the body's condition output is a run-time value "
                           "(a data-dependent early exit); only loops whose "
                           "condition is known at compile time are unrolled";
         return failure();
       }
-      cond = c[0] != 0;
+      cond = *c;
     }
     for (size_t i = 0; i < numCarried; ++i)
       carried[i] = std::move(outs[1 + i]);

@@ -119,3 +119,22 @@ save("loop_early_exit", [helper.make_node("Loop", ["M", "go", "y0"], ["y"], body
 save("loop_for", [helper.make_node("Loop", ["M", "", "y0"], ["y"], body=ebody)],
      [vi("y0", F, [2])], [vi("y", F, [2])],
      [const("M", np.array(3, dtype=np.int64))])
+# A while loop whose condition depends on the iteration number only, with an
+# If on the iteration number inside: both resolved at compile time.
+wbody = helper.make_graph(
+    [helper.make_node("Add", ["i", "one"], ["next"]),
+     helper.make_node("Less", ["next", "three"], ["cout"]),
+     helper.make_node("Less", ["i", "one"], ["first"]),
+     helper.make_node("If", ["first"], ["yout"],
+                      then_branch=helper.make_graph(
+                          [helper.make_node("Add", ["yin", "yin"], ["t"])],
+                          "then", [], [vi("t", F, [2])]),
+                      else_branch=helper.make_graph(
+                          [helper.make_node("Mul", ["yin", "yin"], ["e"])],
+                          "else", [], [vi("e", F, [2])]))],
+    "wbody", [vi("i", I64, []), vi("cin", B, []), vi("yin", F, [2])],
+    [vi("cout", B, []), vi("yout", F, [2])],
+    [const("one", np.array(1, dtype=np.int64)),
+     const("three", np.array(3, dtype=np.int64))])
+save("loop_while", [helper.make_node("Loop", ["", "go", "y0"], ["y"], body=wbody)],
+     [vi("y0", F, [2])], [vi("y", F, [2])], [const("go", np.array(True))])
