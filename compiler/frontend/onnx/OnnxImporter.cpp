@@ -272,8 +272,14 @@ tfrt::frontend::importOnnxFile(MLIRContext *ctx, const ImportOptions &options) {
     if (oi.domain().empty() || oi.domain() == "ai.onnx")
       opset = oi.version();
   if (opset < 0) {
-    if (model.opset_import_size() == 0)
-      opset = 1; // IR version < 3: no opset imports, the first opset.
+    // IR version < 3 has no opset imports: the first opset. A model of
+    // other domains only (e.g. ai.onnx.preview.training) needs none.
+    bool usesDefault = llvm::any_of(
+        model.graph().node(), [](const onnx::NodeProto &np) {
+          return np.domain().empty() || np.domain() == "ai.onnx";
+        });
+    if (model.opset_import_size() == 0 || !usesDefault)
+      opset = 1;
     else
       return emitError(loc) << "the model imports no opset of the default "
                                "ONNX domain",
