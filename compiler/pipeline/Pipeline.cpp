@@ -55,6 +55,7 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   if (opts.optLevel >= 1)
     addUpstream(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize,cse");
   if (opts.cpuKernels && opts.parallelLoops) {
+    pm.addNestedPass<func::FuncOp>(createAsyncSchedule());
     AsyncTileLoopsOptions tile;
     tile.minCost = opts.parallelMinCost;
     tile.minChunkCost = opts.parallelMinChunkCost;
@@ -75,6 +76,11 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   abi.symbol = opts.modelName + "_compute";
   pm.addPass(createEntryAbi(abi));
   addUpstream(pm, "eliminate-empty-tensors,one-shot-bufferize,canonicalize,cse");
+  if (opts.cpuKernels && opts.parallelLoops) {
+    AsyncGroupTasksOptions groups;
+    groups.minTaskCost = opts.parallelMinChunkCost;
+    pm.addNestedPass<func::FuncOp>(createAsyncGroupTasks(groups));
+  }
   PlanWorkspaceOptions ws;
   ws.alignment = opts.workspaceAlignment;
   pm.addNestedPass<func::FuncOp>(createPlanWorkspace(ws));

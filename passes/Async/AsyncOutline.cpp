@@ -45,14 +45,22 @@ bool isRecomputable(Value v) {
   return def && isPure(def) && def->getNumRegions() == 0;
 }
 
-/// Collects the arguments of the body of `loop` and the pure producers to
-/// clone into it (in dependency order). Fails when a needed value can be
-/// neither passed nor recomputed.
-LogicalResult collectCaptures(scf::ForallOp loop,
+/// Collects the arguments of the body that runs `ops` (values they use that
+/// are defined outside them) and the pure producers to clone into it (in
+/// program order). Fails when a needed value can be neither passed nor
+/// recomputed.
+LogicalResult collectCaptures(ArrayRef<Operation *> ops,
                               llvm::SetVector<Value> &captures,
                               llvm::SetVector<Operation *> &clones) {
   llvm::SetVector<Value> above;
-  getUsedValuesDefinedAbove(loop.getRegion(), above);
+  for (Operation *op : ops) {
+    if (isa<scf::ForallOp>(op)) {
+      getUsedValuesDefinedAbove(op->getRegions(), above);
+      continue;
+    }
+    above.insert(op->operand_begin(), op->operand_end());
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+  }
   SmallVector<Value> worklist(above.begin(), above.end());
   llvm::SetVector<Operation *> seen;
   while (!worklist.empty()) {
@@ -82,14 +90,40 @@ LogicalResult collectCaptures(scf::ForallOp loop,
   });
   captures.clear();
   captures.insert(sorted.begin(), sorted.end());
-  // Clone in program order so that producers precede users.
+  // Clone in program order so that producers precede users (all producers
+  // are top-level ops of the entry block).
   SmallVector<Operation *> ordered(seen.begin(), seen.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
   });
-  // All producers live in the entry block (top-level loops only).
   clones.insert(ordered.begin(), ordered.end());
   return success();
+}
+
+/// One member of a launch: a parallel loop's iterations or a single op.
+struct Member {
+  Operation *op;
+  int64_t trips = 1, lb = 0, step = 1;
+};
+
+/// The member form of `op`; nullopt for a parallel loop whose bounds are
+/// not static (left to scf-forall-to-for).
+std::optional<Member> memberOf(Operation *op) {
+  Member m{op};
+  auto loop = dyn_cast<scf::ForallOp>(op);
+  if (!loop)
+    return m;
+  if (loop.getRank() != 1 || loop.getNumResults() != 0)
+    return std::nullopt;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getMixedLowerBound()[0]);
+  std::optional<int64_t> ub = getConstantIntValue(loop.getMixedUpperBound()[0]);
+  std::optional<int64_t> step = getConstantIntValue(loop.getMixedStep()[0]);
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  m.lb = *lb;
+  m.step = *step;
+  m.trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  return m;
 }
 
 struct AsyncOutlinePass
@@ -105,6 +139,8 @@ struct AsyncOutlinePass
     for (func::FuncOp func : entries)
       if (failed(outlineIn(module, func)))
         return signalPassFailure();
+    // The grouping has served its purpose (clones in bodies carry it too).
+    module.walk([](Operation *op) { op->removeAttr("tfrt.task_group"); });
   }
 
   LogicalResult outlineIn(ModuleOp module, func::FuncOp func) {
@@ -120,32 +156,40 @@ struct AsyncOutlinePass
       return func.emitError("cannot add the thread pool argument");
     Value pool = func.getArgument(poolIndex);
 
+    // Launch groups: the members of one tfrt.task_group (see
+    // tfrt-async-group-tasks), and every other top-level parallel loop.
     Block &block = func.getBody().front();
-    SmallVector<scf::ForallOp> loops;
-    for (Operation &op : block)
-      if (auto loop = dyn_cast<scf::ForallOp>(&op))
-        if (loop.getNumResults() == 0 && loop.getRank() == 1)
-          loops.push_back(loop);
+    SmallVector<SmallVector<Operation *>> groups;
+    DenseMap<int64_t, unsigned> groupIndex;
+    for (Operation &op : block) {
+      if (auto id = op.getAttrOfType<IntegerAttr>("tfrt.task_group")) {
+        auto [it, inserted] =
+            groupIndex.try_emplace(id.getInt(), groups.size());
+        if (inserted)
+          groups.emplace_back();
+        groups[it->second].push_back(&op);
+      } else if (isa<scf::ForallOp>(op)) {
+        groups.push_back({&op});
+      }
+    }
 
     OpBuilder moduleBuilder(ctx);
     moduleBuilder.setInsertionPointAfter(func);
     unsigned k = 0;
-    for (scf::ForallOp loop : loops) {
-      std::optional<int64_t> lb =
-          getConstantIntValue(loop.getMixedLowerBound()[0]);
-      std::optional<int64_t> ub =
-          getConstantIntValue(loop.getMixedUpperBound()[0]);
-      std::optional<int64_t> step = getConstantIntValue(loop.getMixedStep()[0]);
-      if (!lb || !ub || !step || *step <= 0)
-        continue; // left to scf-forall-to-for
-      int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    for (ArrayRef<Operation *> group : groups) {
+      SmallVector<Member> members;
+      for (Operation *op : group)
+        if (std::optional<Member> m = memberOf(op))
+          members.push_back(*m);
+      if (members.size() != group.size())
+        continue; // stays inline; scf-forall-to-for lowers the loops
       llvm::SetVector<Value> captures;
       llvm::SetVector<Operation *> clones;
-      if (failed(collectCaptures(loop, captures, clones)))
+      if (failed(collectCaptures(group, captures, clones)))
         continue;
 
       std::string base = (func.getName() + "_par" + Twine(k++)).str();
-      Location loc = loop.getLoc();
+      Location loc = group.back()->getLoc();
       auto indexTy = IndexType::get(ctx);
       SmallVector<Type> bodyArgs = {indexTy, indexTy};
       for (Value c : captures)
@@ -160,20 +204,35 @@ struct AsyncOutlinePass
         map.map(c, entry->getArgument(i + 2));
       for (Operation *op : clones)
         b.clone(*op, map);
+      Value begin = entry->getArgument(0), end = entry->getArgument(1);
       Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-      auto inner = scf::ForOp::create(b, loc, entry->getArgument(0),
-                                      entry->getArgument(1), c1);
-      {
+      // Member u owns launch iterations [first, first + trips): run the part
+      // of [begin, end) that falls there.
+      int64_t first = 0;
+      for (const Member &m : members) {
+        Value lo = arith::MaxSIOp::create(
+            b, loc, begin, arith::ConstantIndexOp::create(b, loc, first));
+        Value hi = arith::MinSIOp::create(
+            b, loc, end,
+            arith::ConstantIndexOp::create(b, loc, first + m.trips));
+        auto inner = scf::ForOp::create(b, loc, lo, hi, c1);
         OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
-        // iv = lb + j * step
-        Value iv = inner.getInductionVar();
-        Value scaled = arith::MulIOp::create(
-            ib, loc, iv, arith::ConstantIndexOp::create(ib, loc, *step));
-        Value orig = arith::AddIOp::create(
-            ib, loc, scaled, arith::ConstantIndexOp::create(ib, loc, *lb));
-        map.map(loop.getInductionVar(0), orig);
-        for (Operation &op : loop.getBody()->without_terminator())
-          ib.clone(op, map);
+        if (auto loop = dyn_cast<scf::ForallOp>(m.op)) {
+          // iv = lb + (j - first) * step
+          Value local = arith::SubIOp::create(
+              ib, loc, inner.getInductionVar(),
+              arith::ConstantIndexOp::create(ib, loc, first));
+          Value scaled = arith::MulIOp::create(
+              ib, loc, local, arith::ConstantIndexOp::create(ib, loc, m.step));
+          Value iv = arith::AddIOp::create(
+              ib, loc, scaled, arith::ConstantIndexOp::create(ib, loc, m.lb));
+          map.map(loop.getInductionVar(0), iv);
+          for (Operation &op : loop.getBody()->without_terminator())
+            ib.clone(op, map);
+        } else {
+          ib.clone(*m.op, map);
+        }
+        first += m.trips;
       }
       func::ReturnOp::create(b, loc);
 
@@ -185,12 +244,13 @@ struct AsyncOutlinePass
           FunctionType::get(ctx, launchArgs, {}));
       launchFn.setPrivate();
 
-      OpBuilder site(loop);
+      OpBuilder site(group.back());
       SmallVector<Value> operands = {
-          pool, arith::ConstantIndexOp::create(site, loc, trips)};
+          pool, arith::ConstantIndexOp::create(site, loc, first)};
       operands.append(captures.begin(), captures.end());
       func::CallOp::create(site, loc, launchFn, operands);
-      loop.erase();
+      for (Operation *op : group)
+        op->erase();
       ++numOutlined;
     }
     return success();

@@ -55,6 +55,50 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
   ];
 }
 
+def AsyncSchedule : Pass<"tfrt-async-schedule", "mlir::func::FuncOp"> {
+  let summary = "Interleave independent branches (ops sorted by data-flow level)";
+  let description = [{
+    Runs on tensors, before bufferization. Reorders the top-level ops of a
+    function by their level in the data-flow graph (0 for ops without
+    producers in the function, else one more than their deepest producer),
+    keeping program order among ops of one level. Independent branches that
+    the model lists one after the other (all of branch A, then all of B)
+    then alternate A1, B1, A2, B2, ..., so that their ops become neighbours
+    that tfrt-async-group-tasks can run as concurrent tasks, and
+    bufferization and memory planning see the order the tasks will run in.
+    Ops with regions, side effects or results used inside other regions'
+    ops keep a valid order because every use still follows its definition.
+  }];
+}
+
+def AsyncGroupTasks : Pass<"tfrt-async-group-tasks", "mlir::func::FuncOp"> {
+  let summary = "Group neighbouring independent ops into concurrent tasks";
+  let description = [{
+    Runs on buffers, before tfrt-plan-workspace. Computes what every
+    top-level op of the entry function reads and writes (buffers traced
+    through view-like ops to their allocation or function argument; an op
+    whose effects are unknown is a barrier) and its estimated cost. A task
+    group is a run of neighbouring expensive ops (cost >= `min-task-cost`,
+    or an scf.forall made by tfrt-async-tile-loops) in which no op reads or
+    writes a buffer another one writes; cheap ops between them stay where
+    they are provided they are independent of the group, otherwise they end
+    it. Every member gets `tfrt.task_group = <id>`: tfrt-plan-workspace
+    treats a group as one point in time (its buffers may all be live at
+    once, so none shares bytes with another member's), and
+    tfrt-async-outline runs a group as one pool launch whose iterations are
+    the members' chunks (a plain op is one chunk), so independent branches
+    run concurrently.
+  }];
+  let options = [
+    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"65536",
+           "Ops cheaper than this never form a task of their own">,
+  ];
+  let statistics = [
+    Statistic<"numGroups", "num-groups", "Task groups of two or more ops">,
+    Statistic<"numGrouped", "num-grouped", "Ops in task groups of two or more">,
+  ];
+}
+
 def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
   let summary = "Outline parallel loops into chunk functions run by the pool";
   let description = [{

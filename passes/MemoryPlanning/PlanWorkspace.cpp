@@ -58,10 +58,26 @@ struct PlanWorkspacePass
       return signalPassFailure();
     }
     Block &block = func.getBody().front();
+    // Positions in time. The ops from the first to the last member of a
+    // task group (tfrt-async-group-tasks) may run concurrently: they share
+    // one position, so their buffers never share bytes.
     DenseMap<Operation *, int64_t> pos;
-    int64_t i = 0;
+    DenseMap<int64_t, Operation *> lastMember;
     for (Operation &op : block)
-      pos[&op] = i++;
+      if (auto g = op.getAttrOfType<IntegerAttr>("tfrt.task_group"))
+        lastMember[g.getInt()] = &op;
+    int64_t i = 0;
+    Operation *groupEnd = nullptr;
+    for (Operation &op : block) {
+      if (!groupEnd)
+        if (auto g = op.getAttrOfType<IntegerAttr>("tfrt.task_group"))
+          groupEnd = lastMember[g.getInt()];
+      pos[&op] = i;
+      if (groupEnd == &op)
+        groupEnd = nullptr;
+      if (!groupEnd)
+        ++i;
+    }
 
     SmallVector<Buffer> buffers;
     bool failedAny = false;

@@ -13,8 +13,11 @@
 // CHECK: return
 // CHECK: func.func private @m_compute_par0_body(%[[B:.*]]: index, %[[E:.*]]: index, %[[A0:.*]]: memref<64x256xf32>, %[[A1:.*]]: memref<65536xi8>)
 // CHECK: memref.view %[[A1]]
-// CHECK: scf.for %[[J:.*]] = %[[B]] to %[[E]] step %{{.*}} {
-// CHECK: %[[S:.*]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK: %[[LO:.*]] = arith.maxsi %[[B]], %{{.*}} : index
+// CHECK: %[[HI:.*]] = arith.minsi %[[E]], %{{.*}} : index
+// CHECK: scf.for %[[J:.*]] = %[[LO]] to %[[HI]] step %{{.*}} {
+// CHECK: %[[L:.*]] = arith.subi %[[J]], %{{.*}} : index
+// CHECK: %[[S:.*]] = arith.muli %[[L]], %{{.*}} : index
 // CHECK: %[[I:.*]] = arith.addi %[[S]], %{{.*}} : index
 // CHECK: memref.subview %[[A0]][%[[I]], 0] [8, 256] [1, 1]
 // CHECK: linalg.generic
@@ -47,6 +50,40 @@ func.func @helper(%a: memref<8xf32>) {
   scf.forall (%i) in (8) {
     %c = arith.constant 1.0 : f32
     memref.store %c, %a[%i] : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+// A task group (tfrt-async-group-tasks) is one launch: iterations [0, 4)
+// are the loop's chunks, iteration 4 is the plain op. The cheap op between
+// the members runs before the launch.
+// CHECK-LABEL: func.func @g_compute
+// CHECK: linalg.fill
+// CHECK: %[[N:.*]] = arith.constant 5 : index
+// CHECK: call @g_compute_par0_launch(%{{.*}}, %[[N]], %arg1, %arg2)
+// CHECK-NOT: scf.forall
+// CHECK-NOT: tfrt.task_group
+// CHECK: func.func private @g_compute_par0_body(%[[B:.*]]: index, %[[E:.*]]: index,
+// CHECK: arith.maxsi %[[B]], %[[C0:.*]] : index
+// CHECK: arith.minsi %[[E]], %[[C4:.*]] : index
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: arith.maxsi %[[B]], %[[C4B:.*]] : index
+// CHECK: arith.minsi %[[E]], %{{.*}} : index
+// CHECK: scf.for
+// CHECK: linalg.generic
+func.func @g_compute(%a: memref<4xf32> {tfrt.io = "input"}, %b: memref<4xf32> {tfrt.io = "output"}, %c: memref<4xf32> {tfrt.io = "output"}) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i) in (4) {
+    memref.store %one, %b[%i] : memref<4xf32>
+  } {tfrt.task_group = 0 : i64}
+  linalg.fill ins(%one : f32) outs(%a : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%c : memref<4xf32>) attrs = {tfrt.task_group = 0 : i64} {
+  ^bb0(%o: f32):
+    %y = arith.addf %o, %o : f32
+    linalg.yield %y : f32
   }
   return
 }

@@ -1,0 +1,195 @@
+//===- AsyncGroupTasks.cpp - neighbouring independent ops as tasks --------===//
+//
+// Implements tfrt-async-group-tasks (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Async/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_ASYNCGROUPTASKS
+#include "passes/Async/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+
+bool isEntry(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, "tfrt.io"))
+      return true;
+  return false;
+}
+
+/// The buffer `v` is a view of: an allocation, a function argument or a
+/// global.
+Value rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    break;
+  }
+  return v;
+}
+
+/// The buffers an op reads and writes (roots), or `unknown`.
+struct Access {
+  llvm::SmallDenseSet<Value, 8> reads, writes;
+  bool unknown = false;
+
+  bool conflictsWith(const Access &o) const {
+    if (unknown || o.unknown)
+      return true;
+    for (Value w : writes)
+      if (o.reads.contains(w) || o.writes.contains(w))
+        return true;
+    for (Value w : o.writes)
+      if (reads.contains(w))
+        return true;
+    return false;
+  }
+  void merge(const Access &o) {
+    reads.insert(o.reads.begin(), o.reads.end());
+    writes.insert(o.writes.begin(), o.writes.end());
+    unknown |= o.unknown;
+  }
+};
+
+Access accessOf(Operation *top) {
+  Access a;
+  top->walk([&](Operation *op) {
+    // Ops that state their effects (linalg ops do, besides their body's);
+    // otherwise the walk covers the nested ops of recursive-effect ops.
+    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!iface) {
+      if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        a.unknown = true;
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (auto &e : effects) {
+      Value v = e.getValue();
+      if (isa<MemoryEffects::Allocate, MemoryEffects::Free>(e.getEffect()))
+        continue;
+      if (!v || !isa<BaseMemRefType>(v.getType())) {
+        a.unknown = true;
+        continue;
+      }
+      Value root = rootOf(v);
+      if (isa<MemoryEffects::Write>(e.getEffect()))
+        a.writes.insert(root);
+      else
+        a.reads.insert(root);
+    }
+  });
+  return a;
+}
+
+int64_t saturatingMul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  return a > (INT64_MAX >> 4) / b ? (INT64_MAX >> 4) : a * b;
+}
+
+/// Estimated cost: loop iterations times scalar ops, as in
+/// tfrt-async-tile-loops, through scf loops.
+int64_t costOf(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    int64_t n = 1;
+    for (int64_t r : linalgOp.getStaticLoopRanges())
+      n = saturatingMul(n, ShapedType::isDynamic(r) ? 1 : r);
+    int64_t body = 1;
+    if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
+      body = std::max<int64_t>(
+          1, (int64_t)op->getRegion(0).front().getOperations().size() - 1);
+    return saturatingMul(n, body);
+  }
+  int64_t trips = 1;
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> st = getConstantIntValue(loop.getStep());
+    if (lb && ub && st && *st > 0)
+      trips = std::max<int64_t>(0, (*ub - *lb + *st - 1) / *st);
+  } else if (auto loop = dyn_cast<scf::ForallOp>(op)) {
+    for (auto [lbR, ubR, stR] :
+         llvm::zip(loop.getMixedLowerBound(), loop.getMixedUpperBound(),
+                   loop.getMixedStep())) {
+      std::optional<int64_t> lb = getConstantIntValue(lbR);
+      std::optional<int64_t> ub = getConstantIntValue(ubR);
+      std::optional<int64_t> st = getConstantIntValue(stR);
+      if (lb && ub && st && *st > 0)
+        trips = saturatingMul(
+            trips, std::max<int64_t>(0, (*ub - *lb + *st - 1) / *st));
+    }
+  }
+  int64_t inner = op->getNumRegions() ? 0 : 1;
+  for (Region &r : op->getRegions())
+    for (Operation &child : r.getOps())
+      inner += costOf(&child);
+  return saturatingMul(trips, std::max<int64_t>(inner, 1));
+}
+
+struct AsyncGroupTasksPass
+    : public tfrt::impl::AsyncGroupTasksBase<AsyncGroupTasksPass> {
+  using AsyncGroupTasksBase::AsyncGroupTasksBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal() || !isEntry(func))
+      return;
+    Block &block = func.getBody().front();
+    MLIRContext *ctx = &getContext();
+    int64_t nextId = 0;
+    SmallVector<Operation *> members;
+    Access group;
+    auto close = [&] {
+      bool single = members.size() == 1;
+      if (!members.empty() &&
+          (!single || isa<scf::ForallOp>(members.front()))) {
+        for (Operation *m : members)
+          m->setAttr("tfrt.task_group",
+                     IntegerAttr::get(IntegerType::get(ctx, 64), nextId));
+        ++nextId;
+        if (!single) {
+          ++numGroups;
+          numGrouped += members.size();
+        }
+      }
+      members.clear();
+      group = Access();
+    };
+    for (Operation &op : block.without_terminator()) {
+      if (isMemoryEffectFree(&op) || isa<memref::AllocOp, memref::DeallocOp>(op))
+        continue;
+      Access a = accessOf(&op);
+      bool conflict = a.conflictsWith(group);
+      bool heavy = op.getNumResults() == 0 && !a.unknown &&
+                   (isa<scf::ForallOp>(op) || costOf(&op) >= minTaskCost);
+      if (conflict)
+        close();
+      if (heavy) {
+        members.push_back(&op);
+        group.merge(a);
+      }
+      // A cheap independent op stays in place (before the group's launch).
+    }
+    close();
+  }
+};
+} // namespace

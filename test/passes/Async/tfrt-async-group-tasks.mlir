@@ -1,0 +1,86 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-group-tasks="min-task-cost=64" | FileCheck %s
+
+// Two expensive ops on different buffers form a group; the op that reads
+// the first one's result ends it.
+// CHECK-LABEL: func.func @independent
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : memref<16x16xf32>) attrs = {tfrt.task_group = 0 : i64}
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : memref<16x16xf32>) attrs = {tfrt.task_group = 0 : i64}
+// CHECK: linalg.generic
+// CHECK-NOT: tfrt.task_group
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @independent(%x: memref<16x16xf32> {tfrt.io = "input"}, %y: memref<16x16xf32> {tfrt.io = "output"}) {
+  %t1 = memref.alloc() : memref<16x16xf32>
+  %t2 = memref.alloc() : memref<16x16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<16x16xf32>) outs(%t1 : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<16x16xf32>) outs(%t2 : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%t1, %t2 : memref<16x16xf32>, memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A write-after-read through a view keeps two ops apart: the second writes
+// (a subview of) the buffer the first reads.
+// CHECK-LABEL: func.func @war
+// CHECK-NOT: tfrt.task_group
+func.func @war(%x: memref<16x16xf32> {tfrt.io = "input"}, %y: memref<16x16xf32> {tfrt.io = "output"}) {
+  %t = memref.alloc() : memref<16x16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<16x16xf32>) outs(%t : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  %v = memref.subview %t[0, 0] [8, 16] [1, 1] : memref<16x16xf32> to memref<8x16xf32, strided<[16, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%v : memref<8x16xf32, strided<[16, 1]>>) {
+  ^bb0(%o: f32):
+    %r = arith.addf %o, %o : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// An op with unknown effects (a call) is a barrier; cheap ops never form a
+// task of their own.
+// CHECK-LABEL: func.func @barrier
+// CHECK-NOT: tfrt.task_group
+func.func private @opaque(memref<16x16xf32>)
+func.func @barrier(%x: memref<16x16xf32> {tfrt.io = "input"}, %y: memref<16x16xf32> {tfrt.io = "output"}) {
+  %t = memref.alloc() : memref<16x16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<16x16xf32>) outs(%t : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  }
+  func.call @opaque(%x) : (memref<16x16xf32>) -> ()
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  %small = memref.alloc() : memref<4xf32>
+  %c = arith.constant 0.0 : f32
+  linalg.fill ins(%c : f32) outs(%small : memref<4xf32>)
+  return
+}
