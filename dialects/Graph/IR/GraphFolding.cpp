@@ -219,6 +219,67 @@ OpFoldResult NegOp::fold(FoldAdaptor a) {
   return {};
 }
 
+namespace {
+/// Folds an exact elementwise function of a constant: `onFloat` rewrites a
+/// float in place, `onInt` maps a signed integer (null: integers unfolded).
+OpFoldResult foldExactUnary(Operation *op, Attribute input,
+                            llvm::function_ref<void(APFloat &)> onFloat,
+                            llvm::function_ref<APInt(const APInt &)> onInt) {
+  auto dense = asDense(input);
+  RankedTensorType type = staticResultType(op);
+  if (!dense || !type || type.getNumElements() > kMaxFoldElements)
+    return {};
+  Type elem = type.getElementType();
+  if (isa<FloatType>(elem)) {
+    SmallVector<APFloat> out;
+    for (APFloat v : dense.getValues<APFloat>()) {
+      onFloat(v);
+      out.push_back(v);
+    }
+    return DenseElementsAttr::get(type, out);
+  }
+  auto it = dyn_cast<IntegerType>(elem);
+  if (!it || !onInt || it.getWidth() == 1 || it.isUnsigned())
+    return {};
+  SmallVector<APInt> out;
+  for (const APInt &v : dense.getValues<APInt>())
+    out.push_back(onInt(v));
+  return DenseElementsAttr::get(type, out);
+}
+} // namespace
+
+OpFoldResult ReluOp::fold(FoldAdaptor a) {
+  return foldExactUnary(
+      *this, a.getInput(),
+      [](APFloat &v) {
+        if (v.isNegative() && !v.isNaN())
+          v = APFloat::getZero(v.getSemantics());
+      },
+      [](const APInt &v) {
+        return v.isNegative() ? APInt::getZero(v.getBitWidth()) : v;
+      });
+}
+
+OpFoldResult AbsOp::fold(FoldAdaptor a) {
+  return foldExactUnary(
+      *this, a.getInput(), [](APFloat &v) { v.clearSign(); },
+      [](const APInt &v) { return v.abs(); });
+}
+
+OpFoldResult CeilOp::fold(FoldAdaptor a) {
+  return foldExactUnary(
+      *this, a.getInput(),
+      [](APFloat &v) { v.roundToIntegral(APFloat::rmTowardPositive); },
+      nullptr);
+}
+
+OpFoldResult FloorOp::fold(FoldAdaptor a) {
+  return foldExactUnary(
+      *this, a.getInput(),
+      [](APFloat &v) { v.roundToIntegral(APFloat::rmTowardNegative); },
+      nullptr);
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor a) {
   if (getInput().getType() == getType())
     return getInput();
@@ -259,6 +320,13 @@ OpFoldResult CastOp::fold(FoldAdaptor a) {
                 APFloat::rmNearestTiesToEven, &lost);
       out.push_back(v);
     }
+    return DenseElementsAttr::get(type, out);
+  }
+  if (isa<FloatType>(from) && toInt && toInt.getWidth() == 1) {
+    // ONNX: a float casts to true unless it is zero (NaN is true).
+    SmallVector<APInt> out;
+    for (const APFloat &v : dense.getValues<APFloat>())
+      out.push_back(APInt(1, v.isZero() ? 0 : 1));
     return DenseElementsAttr::get(type, out);
   }
   if (isa<FloatType>(from) && toInt && toInt.getWidth() > 1) {

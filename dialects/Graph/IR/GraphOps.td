@@ -111,7 +111,10 @@ class Graph_UnaryOp<string mnemonic, string what, list<Trait> traits = []>
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_ReluOp : Graph_UnaryOp<"relu", "max(x, 0)">;
+def Graph_ReluOp : Graph_UnaryOp<"relu", "max(x, 0)"> {
+  // Exact ops fold constants (trip counts computed from Range's operands).
+  let hasFolder = 1;
+}
 def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
 def Graph_TanhOp : Graph_UnaryOp<"tanh", "the hyperbolic tangent">;
 def Graph_ExpOp : Graph_UnaryOp<"exp", "the exponential">;
@@ -122,7 +125,9 @@ def Graph_NegOp : Graph_UnaryOp<"neg", "negation"> {
   // LayerNormalization negates a constant axis.
   let hasFolder = 1;
 }
-def Graph_AbsOp : Graph_UnaryOp<"abs", "the absolute value">;
+def Graph_AbsOp : Graph_UnaryOp<"abs", "the absolute value"> {
+  let hasFolder = 1;
+}
 def Graph_HardSwishOp : Graph_UnaryOp<"hard_swish", "x * max(0, min(1, x / 6 + 1 / 2))">;
 def Graph_IdentityOp : Graph_UnaryOp<"identity", "the identity"> {
   let hasFolder = 1;
@@ -207,8 +212,12 @@ def Graph_WhereOp : Graph_Op<"where"> {
   let assemblyFormat = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_FloorOp : Graph_UnaryOp<"floor", "floor">;
-def Graph_CeilOp : Graph_UnaryOp<"ceil", "ceil">;
+def Graph_FloorOp : Graph_UnaryOp<"floor", "floor"> {
+  let hasFolder = 1;
+}
+def Graph_CeilOp : Graph_UnaryOp<"ceil", "ceil"> {
+  let hasFolder = 1;
+}
 def Graph_RoundOp : Graph_UnaryOp<"round", "rounding half to even">;
 def Graph_SignOp : Graph_UnaryOp<"sign", "the sign (-1, 0, 1)">;
 def Graph_ReciprocalOp : Graph_UnaryOp<"reciprocal", "1 / x">;

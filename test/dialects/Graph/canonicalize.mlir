@@ -44,3 +44,31 @@ func.func @no_fold_div_zero() -> tensor<1xi64> {
   %d = graph.div %a, %z : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
   return %d : tensor<1xi64>
 }
+
+// -----
+
+// Exact unary ops and float-to-bool casts fold (a trip count computed from
+// Range's operands: ceil((limit - start) / delta), clamped at 0).
+// CHECK-LABEL: func.func @fold_exact_unary
+// CHECK-DAG: graph.constant dense<[2.000000e+00, -1.000000e+00, -0.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: graph.constant dense<[1.000000e+00, -2.000000e+00, -0.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: graph.constant dense<[1.500000e+00, 0.000000e+00, 0.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: graph.constant dense<[1.500000e+00, 1.500000e+00, 0.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: graph.constant dense<[3, 0, 0]> : tensor<3xi64>
+// CHECK-DAG: graph.constant dense<[true, true, false]> : tensor<3xi1>
+// CHECK-NOT: graph.ceil
+// CHECK-NOT: graph.floor
+// CHECK-NOT: graph.relu
+// CHECK-NOT: graph.abs
+// CHECK-NOT: graph.cast
+func.func @fold_exact_unary() -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xi64>, tensor<3xi1>) {
+  %x = graph.constant dense<[1.5, -1.5, -0.0]> : tensor<3xf32>
+  %c = graph.ceil %x : (tensor<3xf32>) -> tensor<3xf32>
+  %f = graph.floor %x : (tensor<3xf32>) -> tensor<3xf32>
+  %r = graph.relu %x : (tensor<3xf32>) -> tensor<3xf32>
+  %a = graph.abs %x : (tensor<3xf32>) -> tensor<3xf32>
+  %i = graph.constant dense<[3, -4, 0]> : tensor<3xi64>
+  %ri = graph.relu %i : (tensor<3xi64>) -> tensor<3xi64>
+  %b = graph.cast %x {to = i1} : (tensor<3xf32>) -> tensor<3xi1>
+  return %c, %f, %r, %a, %ri, %b : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xi64>, tensor<3xi1>
+}
