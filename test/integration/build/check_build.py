@@ -47,7 +47,8 @@ import numpy as np
 
 SKIP = 77
 TOLERANCE = 1e-5
-API = ("descriptor", "create", "run", "destroy", "input_info", "output_info")
+API = ("descriptor", "create", "run", "destroy", "set_pool", "run_async",
+       "input_info", "output_info")
 
 
 class Failure(Exception):

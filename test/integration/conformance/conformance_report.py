@@ -142,10 +142,12 @@ tfrt-compile produced.
 **Specialisation.** An ahead-of-time compiler needs static shapes. Where a
 graph input fixes a result's shape (Reshape's `shape`, Slice's `starts`/`ends`,
 Unsqueeze's `axes`, ...; the `SHAPE_OPERANDS` table of
-`test/integration/onnx-node/run_node_tests.py`), or is an integer input of
-rank <= 1 from which such an operand is computed (a window size that reaches
-Range's `limit` through Cast and arithmetic; Shape and Size end the search,
-since they read only shapes), the runner turns it into an
+`test/integration/onnx-node/run_node_tests.py`; also Loop's trip count and
+CumSum's axis, which fix the unrolled structure), or is an integer input of
+rank <= 1 or a float scalar from which such an operand is computed (a window
+size that reaches Range's `limit` through Cast and arithmetic, Range's
+`start`/`limit`/`delta` turned into a Loop trip count; Shape and Size end the
+search, since they read only shapes), the runner turns it into an
 initializer holding the data set's value before compiling, and inputs with
 symbolic dimensions get `--input-shape` from the data set. Tests that pass
 this way are counted as **passed (specialised)**, in a column of their own,
