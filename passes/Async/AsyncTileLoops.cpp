@@ -63,7 +63,8 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
       if (range % chunks)
         continue;
       int64_t tile = range / chunks;
-      if (matmul && tile % 8)
+      // Whole register tiles, and enough rows to keep the cache tiling.
+      if (matmul && (tile % 8 || tile < std::min<int64_t>(32, range / 2)))
         continue;
       return Split{(unsigned)d, tile};
     }

@@ -23,8 +23,9 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     static shape) become the iterations of an `scf.forall`. Cheaper ops, and
     whole small models, stay sequential: dispatching a chunk to another
     thread costs a few microseconds. A `linalg.matmul` is split along M into
-    chunks of a multiple of 8 rows so that tfrt-vectorize-matmul still
-    applies inside each chunk.
+    chunks of a multiple of 8 rows (at least 32 rows, or half of M) so that
+    tfrt-vectorize-matmul's register and cache tiling still apply inside
+    each chunk.
 
     Before:
     ```mlir

@@ -53,12 +53,24 @@ func.func @conv(%x: tensor<1x8x32x32xf32>, %w: tensor<16x8x3x3xf32>, %o: tensor<
 
 // -----
 
-// A matmul is split along M only, into multiples of 8 rows (24 rows: 3
-// chunks of 8), keeping tfrt-vectorize-matmul's register tiles intact.
+// A matmul is split along M only, into multiples of 8 rows of at least 32
+// (64 rows: 2 chunks of 32, not 8 of 8), keeping tfrt-vectorize-matmul's
+// register and cache tiles intact.
 // CHECK-LABEL: func.func @matmul
-// CHECK: scf.forall (%{{.*}}) = (0) to (24) step (8)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64x64xf32>)
-func.func @matmul(%a: tensor<24x64xf32>, %b: tensor<64x64xf32>, %c: tensor<24x64xf32>) -> tensor<24x64xf32> {
+// CHECK: scf.forall (%{{.*}}) = (0) to (64) step (32)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x64xf32>, tensor<64x64xf32>)
+func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// A matmul whose rows cannot be split into such chunks stays whole.
+// CHECK-LABEL: func.func @small_matmul
+// CHECK-NOT: scf.forall
+// CHECK: linalg.matmul
+func.func @small_matmul(%a: tensor<24x64xf32>, %b: tensor<64x64xf32>, %c: tensor<24x64xf32>) -> tensor<24x64xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<24x64xf32>, tensor<64x64xf32>) outs(%c : tensor<24x64xf32>) -> tensor<24x64xf32>
   return %r : tensor<24x64xf32>
 }
