@@ -78,7 +78,7 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   addUpstream(pm, "eliminate-empty-tensors,one-shot-bufferize,canonicalize,cse");
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncGroupTasksOptions groups;
-    groups.minTaskCost = opts.parallelMinChunkCost;
+    groups.minTaskCost = opts.parallelMinTaskCost;
     pm.addNestedPass<func::FuncOp>(createAsyncGroupTasks(groups));
   }
   PlanWorkspaceOptions ws;

@@ -40,9 +40,19 @@ bool isPassable(Value v) {
   return v.getType().isIntOrIndexOrFloat();
 }
 
+/// Values recomputed in the body rather than passed. Whole buffers (the
+/// workspace views of the planned temporaries, constant globals) are passed
+/// as separate pointers instead: the emitter marks every pointer argument
+/// noalias, which lets LLVM vectorize the chunk loops without run-time alias
+/// checks. That holds because the buffers an op (or a task group) touches
+/// are live together, so memory planning gave them disjoint bytes.
 bool isRecomputable(Value v) {
   Operation *def = v.getDefiningOp();
-  return def && isPure(def) && def->getNumRegions() == 0;
+  if (!def || !isPure(def) || def->getNumRegions() != 0)
+    return false;
+  if (isa<memref::ViewOp, memref::GetGlobalOp>(def) && isPassable(v))
+    return false;
+  return true;
 }
 
 /// Collects the arguments of the body that runs `ops` (values they use that

@@ -123,8 +123,9 @@ cl::opt<std::string> parallelOpt(
 cl::opt<int64_t> parallelMinCostOpt(
     "parallel-min-cost",
     cl::desc("Cost-model threshold (loop iterations x scalar ops) below "
-             "which an op stays sequential (default 262144)"),
-    cl::init(262144), cl::cat(category));
+             "which an op stays sequential (default 16777216); chunks cost at "
+             "least 1/8 of it, task-group members at least 1/4"),
+    cl::init(16777216), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -443,6 +444,8 @@ int main(int argc, char **argv) {
     return fail("--parallel-min-cost must be positive");
   popts.parallelLoops = parallelOpt == "on";
   popts.parallelMinCost = parallelMinCostOpt;
+  popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
+  popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 4);
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   {

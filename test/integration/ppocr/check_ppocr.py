@@ -1,11 +1,14 @@
 #!/usr/bin/python3
-"""PP-OCR direction classifier, end to end, against ONNX Runtime.
+"""PP-OCR models, end to end, against ONNX Runtime.
 
-Compiles ch_ppocr_mobile_v2.0_cls_infer.onnx (from scripts/fetch-models.sh)
-with `--input-shape x=1x3x48x192`, runs it on three seeded random inputs two
-ways -- the shared library through tfrt-run, and the object file linked with
-main.c and libtfrt_runtime.a -- and compares both with ONNX Runtime
-(onnxruntime-node, ort_reference.js): max abs diff <= 1e-4.
+Compiles one PP-OCR model from scripts/fetch-models.sh (`--model cls`: the
+direction classifier ch_ppocr_mobile_v2.0_cls_infer.onnx at 1x3x48x192, the
+default; `det`: ch_PP-OCRv4_det_infer.onnx at 1x3x640x640; `rec`:
+ch_PP-OCRv4_rec_infer.onnx at 1x3x48x320), runs it on three seeded random
+inputs three ways -- the shared library through tfrt-run on one thread and
+with `--threads=2` (its parallel chunks and task groups on a pool), and the
+object file linked with main.c and libtfrt_runtime.a -- and compares each
+with ONNX Runtime (onnxruntime-node, ort_reference.js): max abs diff <= 1e-4.
 
 Without the models or ONNX Runtime (fetch-models.sh failed or was not run) it
 prints `SKIPPED: <reason>` and exits 77, ctest's skip code for this test.
@@ -40,10 +43,12 @@ except ImportError as exc:  # pragma: no cover - environment dependent
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-MODEL_FILE = "ch_ppocr_mobile_v2.0_cls_infer.onnx"
-NAME = "cls"
+MODELS = {
+    "cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192)),
+    "det": ("ch_PP-OCRv4_det_infer.onnx", (1, 3, 640, 640)),
+    "rec": ("ch_PP-OCRv4_rec_infer.onnx", (1, 3, 48, 320)),
+}
 INPUT_NAME = "x"
-INPUT_SHAPE = (1, 3, 48, 192)
 SEEDS = (1, 2, 3)
 TOLERANCE = 1e-4
 
@@ -63,6 +68,7 @@ def parse_args(argv):
     p.add_argument("--node", default="node")
     p.add_argument("--work-dir", default=os.path.join(REPO_ROOT, "build", "test", "e2e", "ppocr-cls"))
     p.add_argument("--timeout", type=int, default=600, help="seconds per command (default: 600)")
+    p.add_argument("--model", choices=sorted(MODELS), default="cls")
     return p.parse_args(argv)
 
 
@@ -135,7 +141,10 @@ def max_abs_diff(actual, expected):
 
 
 def main(argv):
+    global MODEL_FILE, NAME, INPUT_SHAPE
     args = parse_args(argv)
+    NAME = args.model
+    MODEL_FILE, INPUT_SHAPE = MODELS[NAME]
     model = os.path.join(args.models_dir, MODEL_FILE)
     try:
         check_prerequisites(args, model)
@@ -197,20 +206,23 @@ def main(argv):
         for seed in SEEDS:
             expected = [np.load(os.path.join(work, "ort_%d" % seed, f)) for f in out_files]
 
-            # tfrt-run on the shared library.
-            run_dir = os.path.join(work, "tfrt_run_%d" % seed)
-            try:
-                run([tfrt_run, os.path.join(shared_dir, "%s.so" % NAME), "--input",
-                     "%s=%s" % (INPUT_NAME, os.path.join(work, "input_%d.npy" % seed)),
-                     "--output-dir", run_dir], args.timeout, "tfrt-run (seed %d)" % seed)
-                for k, f in enumerate(out_files):
-                    p = os.path.join(run_dir, f)
-                    if not os.path.isfile(p):
-                        raise StepError("tfrt-run wrote no %s" % f)
-                    diff, why = max_abs_diff(np.load(p), expected[k])
-                    results.append((seed, "tfrt-run %s.so" % NAME, out_names[k], diff, why))
-            except StepError as exc:
-                results.append((seed, "tfrt-run %s.so" % NAME, "-", None, str(exc)))
+            # tfrt-run on the shared library, on one thread and on two.
+            for threads in (1, 2):
+                run_dir = os.path.join(work, "tfrt_run_%d_t%d" % (seed, threads))
+                path = "tfrt-run %s.so%s" % (NAME, "" if threads == 1 else " -t2")
+                try:
+                    run([tfrt_run, os.path.join(shared_dir, "%s.so" % NAME), "--input",
+                         "%s=%s" % (INPUT_NAME, os.path.join(work, "input_%d.npy" % seed)),
+                         "--threads=%d" % threads, "--output-dir", run_dir],
+                        args.timeout, "tfrt-run --threads=%d (seed %d)" % (threads, seed))
+                    for k, f in enumerate(out_files):
+                        p = os.path.join(run_dir, f)
+                        if not os.path.isfile(p):
+                            raise StepError("tfrt-run wrote no %s" % f)
+                        diff, why = max_abs_diff(np.load(p), expected[k])
+                        results.append((seed, path, out_names[k], diff, why))
+                except StepError as exc:
+                    results.append((seed, path, "-", None, str(exc)))
 
             # The C driver.
             try:
@@ -246,7 +258,7 @@ def main(argv):
         detail = ("%.3g" % diff) if diff is not None else why
         if why is None and diff is not None and diff > TOLERANCE:
             detail += " > %g" % TOLERANCE
-        print("  %-4s seed %d  %-18s %-18s %s" % (verdict, seed, path, out, detail))
+        print("  %-4s seed %d  %-22s %-18s %s" % (verdict, seed, path, out, detail))
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 and passed > 0 else 1
 

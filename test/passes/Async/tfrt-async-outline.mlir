@@ -1,18 +1,19 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-async-outline | FileCheck %s
 
 // The entry function gets the pool argument; the top-level parallel loop
-// becomes a call of its launch with the trip count and the captured buffers
-// (function arguments only: the workspace view, its offset constant and the
-// subviews are recomputed inside the body). The output is not captured: only
-// the copy after the loop uses it.
+// becomes a call of its launch with the trip count and the captured buffers:
+// function arguments and whole workspace views are passed (each its own
+// pointer, so that the emitter can mark them noalias); the offset constant
+// and the subviews are recomputed inside the body. The output is not
+// captured: only the copy after the loop uses it.
 // CHECK-LABEL: func.func @m_compute
 // CHECK-SAME: (%[[IN:.*]]: memref<64x256xf32> {tfrt.io = "input"}, %[[OUT:.*]]: memref<64x256xf32> {tfrt.io = "output"}, %[[WS:.*]]: memref<65536xi8>, %[[POOL:.*]]: !llvm.ptr {tfrt.pool})
+// CHECK: %[[TMP:.*]] = memref.view %[[WS]]
 // CHECK: %[[N:.*]] = arith.constant 8 : index
-// CHECK: call @m_compute_par0_launch(%[[POOL]], %[[N]], %[[IN]], %[[WS]])
+// CHECK: call @m_compute_par0_launch(%[[POOL]], %[[N]], %[[IN]], %[[TMP]])
 // CHECK-NOT: scf.forall
 // CHECK: return
-// CHECK: func.func private @m_compute_par0_body(%[[B:.*]]: index, %[[E:.*]]: index, %[[A0:.*]]: memref<64x256xf32>, %[[A1:.*]]: memref<65536xi8>)
-// CHECK: memref.view %[[A1]]
+// CHECK: func.func private @m_compute_par0_body(%[[B:.*]]: index, %[[E:.*]]: index, %[[A0:.*]]: memref<64x256xf32>, %[[A1:.*]]: memref<64x256xf32>)
 // CHECK: %[[LO:.*]] = arith.maxsi %[[B]], %{{.*}} : index
 // CHECK: %[[HI:.*]] = arith.minsi %[[E]], %{{.*}} : index
 // CHECK: scf.for %[[J:.*]] = %[[LO]] to %[[HI]] step %{{.*}} {
@@ -20,8 +21,9 @@
 // CHECK: %[[S:.*]] = arith.muli %[[L]], %{{.*}} : index
 // CHECK: %[[I:.*]] = arith.addi %[[S]], %{{.*}} : index
 // CHECK: memref.subview %[[A0]][%[[I]], 0] [8, 256] [1, 1]
+// CHECK: memref.subview %[[A1]][%[[I]], 0] [8, 256] [1, 1]
 // CHECK: linalg.generic
-// CHECK: func.func private @m_compute_par0_launch(!llvm.ptr, index, memref<64x256xf32>, memref<65536xi8>)
+// CHECK: func.func private @m_compute_par0_launch(!llvm.ptr, index, memref<64x256xf32>, memref<64x256xf32>)
 #map = affine_map<(d0, d1) -> (d0, d1)>
 func.func @m_compute(%in: memref<64x256xf32> {tfrt.io = "input"}, %out: memref<64x256xf32> {tfrt.io = "output"}, %ws: memref<65536xi8>) {
   %c0 = arith.constant 0 : index
