@@ -41,9 +41,9 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"minCost", "min-cost", "int64_t", /*default=*/"262144",
+    Option<"minCost", "min-cost", "int64_t", /*default=*/"16777216",
            "Ops with a smaller estimated cost stay sequential">,
-    Option<"minChunkCost", "min-chunk-cost", "int64_t", /*default=*/"65536",
+    Option<"minChunkCost", "min-chunk-cost", "int64_t", /*default=*/"2097152",
            "The smallest estimated cost of one chunk">,
     Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64",
            "The largest number of chunks of one op">,
@@ -91,7 +91,7 @@ def AsyncGroupTasks : Pass<"tfrt-async-group-tasks", "mlir::func::FuncOp"> {
     run concurrently.
   }];
   let options = [
-    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"65536",
+    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"4194304",
            "Ops cheaper than this never form a task of their own">,
   ];
   let statistics = [
