@@ -7,13 +7,17 @@
 #   ROUNDS=5        rounds; each round runs ours, then ORT with each thread count
 #   RUNS=           timed runs per tool and round (default: 200 cls, 30 det/rec)
 #   WARMUP=10       untimed runs before each timed batch
-#   ORT_THREADS="1 2"
+#   ORT_THREADS="1 2", OURS_THREADS="1 2"  (ours: tfrt-run --threads=N)
 #   BUILD_DIR=build, MODELS_DIR=third_party/npm/package/assets,
 #   ORT_DIR=third_party/npm/ort, OUT_DIR=build/bench/models
 #
 # Per tool it prints the median of the per-round medians, the range of the
-# per-round medians and the fastest single run, then ours/ORT(1 thread).
-# Ours runs one thread (the compiled code is single-threaded). A model that
+# per-round medians and the fastest single run, then ours/ORT at 1 and at 2
+# threads, the process peak RSS of each tool for one round's benchmark
+# (/usr/bin/time; MiB, baselines below) and, for the 2-thread rounds, the
+# CPU time / wall time of the whole round (2.0: both vCPUs ran throughout).
+# Empty-process baselines: tfrt-run with a 1-element model and `node` with
+# onnxruntime-node loaded but no session are printed once. A model that
 # does not compile is reported and skipped.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,6 +28,7 @@ OUT_DIR=${OUT_DIR:-$BUILD_DIR/bench/models}
 ROUNDS=${ROUNDS:-5}
 WARMUP=${WARMUP:-10}
 ORT_THREADS=${ORT_THREADS:-"1 2"}
+OURS_THREADS=${OURS_THREADS:-"1 2"}
 PY=/usr/bin/python3
 mkdir -p "$OUT_DIR"
 
@@ -51,6 +56,17 @@ summarise() {
          printf "%.4f %.4f %.4f %.4f\n", med, m[1], m[n], b}'
 }
 
+# Empty-process baselines for the peak RSS figures.
+if "$BUILD_DIR/bin/tfrt-compile" "$ROOT/examples/tiny-cnn/model.json" --emit=shared \
+     --name tiny -o "$OUT_DIR/tiny.so" >/dev/null 2>&1; then
+  /usr/bin/time -f '%M' -o "$OUT_DIR/time.txt" "$BUILD_DIR/bin/tfrt-run" "$OUT_DIR/tiny.so" \
+    --name tiny --benchmark=1 --warmup=0 >/dev/null 2>&1 &&
+    printf 'baseline peak RSS: tfrt-run + tiny model %.1f MiB' "$(echo "$(tail -1 "$OUT_DIR/time.txt") / 1024" | bc -l)"
+fi
+/usr/bin/time -f '%M' -o "$OUT_DIR/time.txt" node -e \
+  "require('$ORT_DIR/node_modules/onnxruntime-node')" >/dev/null 2>&1 &&
+  printf ', node + onnxruntime-node loaded %.1f MiB\n' "$(echo "$(tail -1 "$OUT_DIR/time.txt") / 1024" | bc -l)"
+
 for name in "${@:-cls det rec}"; do
   for model in $name; do
     file=$MODELS_DIR/$(model_file "$model")
@@ -68,25 +84,48 @@ for name in "${@:-cls det rec}"; do
 np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
       "$OUT_DIR/$model.x.npy" "$shape"
     runs=${RUNS:-$([ "$model" = cls ] && echo 200 || echo 30)}
-    : >"$OUT_DIR/$model.ours"
-    for t in $ORT_THREADS; do : >"$OUT_DIR/$model.ort$t"; done
+    for t in $OURS_THREADS; do : >"$OUT_DIR/$model.ours$t"; : >"$OUT_DIR/$model.ours$t.load"; done
+    for t in $ORT_THREADS; do : >"$OUT_DIR/$model.ort$t"; : >"$OUT_DIR/$model.ort$t.load"; done
+    # /usr/bin/time: peak RSS (KiB), user+system and elapsed seconds.
+    timed() { /usr/bin/time -f 'TIME %M %U %S %e' -o "$OUT_DIR/time.txt" "$@"; }
+    record() { # FILE.load: "rss_kib cpu/wall"
+      awk '/^TIME/ {printf "%d %.2f\n", $2, ($3 + $4) / ($5 > 0 ? $5 : 1)}' "$OUT_DIR/time.txt" >>"$1"
+    }
     for ((r = 0; r < ROUNDS; r++)); do
-      "$BUILD_DIR/bin/tfrt-run" "$so" --name "$model" --input "x=$OUT_DIR/$model.x.npy" \
-        --benchmark="$runs" --warmup="$WARMUP" | parse >>"$OUT_DIR/$model.ours"
+      for t in $OURS_THREADS; do
+        timed "$BUILD_DIR/bin/tfrt-run" "$so" --name "$model" --input "x=$OUT_DIR/$model.x.npy" \
+          --benchmark="$runs" --warmup="$WARMUP" --threads="$t" | parse >>"$OUT_DIR/$model.ours$t"
+        record "$OUT_DIR/$model.ours$t.load"
+      done
       for t in $ORT_THREADS; do
-        node "$ROOT/bench/models/ort_bench.js" --ort-dir "$ORT_DIR" --model "$file" \
+        timed node "$ROOT/bench/models/ort_bench.js" --ort-dir "$ORT_DIR" --model "$file" \
           --input "x=$shape" --threads "$t" --runs "$runs" --warmup "$WARMUP" |
           parse >>"$OUT_DIR/$model.ort$t"
+        record "$OUT_DIR/$model.ort$t.load"
       done
     done
-    read -r om olo ohi obest < <(summarise <"$OUT_DIR/$model.ours")
     printf '%s (%s, compile %.1f s, %d rounds x %d runs)\n' "$model" "$shape" "$compile_s" "$ROUNDS" "$runs"
-    printf '  %-12s median %8s ms  round medians %s..%s  best %s\n' ours "$om" "$olo" "$ohi" "$obest"
+    # "peak-RSS-MiB cpu/wall" medians of a tool's rounds
+    colmed() { cut -d' ' -f"$2" "$1" | sort -n | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : 0)}'; }
+    loadinfo() { printf 'peak RSS %.1f MiB, cpu/wall %.2f' \
+      "$(echo "$(colmed "$1" 1) / 1024" | bc -l)" "$(colmed "$1" 2)"; }
+    declare -A med
+    for t in $OURS_THREADS; do
+      read -r m lo hi best < <(summarise <"$OUT_DIR/$model.ours$t")
+      med[ours$t]=$m
+      printf '  %-12s median %8s ms  round medians %s..%s  best %s  %s\n' "ours ${t}t" "$m" "$lo" "$hi" "$best" "$(loadinfo "$OUT_DIR/$model.ours$t.load")"
+    done
     for t in $ORT_THREADS; do
       read -r m lo hi best < <(summarise <"$OUT_DIR/$model.ort$t")
-      printf '  %-12s median %8s ms  round medians %s..%s  best %s\n' "ORT ${t}t" "$m" "$lo" "$hi" "$best"
-      [ "$t" = 1 ] && ratio=$(echo "scale=3; $om / $m" | bc)
+      med[ort$t]=$m
+      printf '  %-12s median %8s ms  round medians %s..%s  best %s  %s\n' "ORT ${t}t" "$m" "$lo" "$hi" "$best" "$(loadinfo "$OUT_DIR/$model.ort$t.load")"
     done
-    printf '  ours/ORT(1 thread) = %s\n' "${ratio:-?}"
+    for t in $OURS_THREADS; do
+      if [ -n "${med[ort$t]:-}" ] && [ "${med[ort$t]}" != - ] && [ "${med[ours$t]}" != - ]; then
+        printf '  ours/ORT (%s thread%s) = %s\n' "$t" "$([ "$t" = 1 ] || echo s)" \
+          "$(echo "scale=3; ${med[ours$t]} / ${med[ort$t]}" | bc)"
+      fi
+    done
+    unset med
   done
 done

@@ -55,7 +55,9 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   if (opts.optLevel >= 1)
     addUpstream(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize,cse");
   if (opts.cpuKernels && opts.parallelLoops) {
-    pm.addNestedPass<func::FuncOp>(createAsyncSchedule());
+    AsyncScheduleOptions schedule;
+    schedule.minTaskCost = opts.parallelMinTaskCost;
+    pm.addNestedPass<func::FuncOp>(createAsyncSchedule(schedule));
     AsyncTileLoopsOptions tile;
     tile.minCost = opts.parallelMinCost;
     tile.minChunkCost = opts.parallelMinChunkCost;

@@ -69,7 +69,15 @@ def AsyncSchedule : Pass<"tfrt-async-schedule", "mlir::func::FuncOp"> {
     bufferization and memory planning see the order the tasks will run in.
     Ops with regions, side effects or results used inside other regions'
     ops keep a valid order because every use still follows its definition.
+    The order only changes when it can pay: when at least two linalg ops of
+    one level cost `min-task-cost` or more (the cost of
+    tfrt-async-tile-loops); otherwise producer-consumer neighbours stay
+    together for locality.
   }];
+  let options = [
+    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"4194304",
+           "Ops cheaper than this cannot become concurrent tasks">,
+  ];
 }
 
 def AsyncGroupTasks : Pass<"tfrt-async-group-tasks", "mlir::func::FuncOp"> {

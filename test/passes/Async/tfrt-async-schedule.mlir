@@ -1,14 +1,51 @@
-// RUN: tfrt-opt %s -tfrt-async-schedule | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-schedule="min-task-cost=16" | FileCheck %s
 
-// Two branches listed one after the other come out interleaved by level:
-// a1, b1 (level 1), a2, b2 (level 2), then their sum.
+// Two expensive branches listed one after the other come out interleaved by
+// level: a1, b1 (level 1), a2, b2 (level 2), then their sum.
 // CHECK-LABEL: func.func @branches
-// CHECK: %[[A1:.*]] = math.tanh %[[X:.*]] : tensor<8xf32>
-// CHECK-NEXT: %[[B1:.*]] = math.exp %[[X]] : tensor<8xf32>
-// CHECK-NEXT: %[[A2:.*]] = math.tanh %[[A1]] : tensor<8xf32>
-// CHECK-NEXT: %[[B2:.*]] = math.exp %[[B1]] : tensor<8xf32>
-// CHECK-NEXT: arith.addf %[[A2]], %[[B2]] : tensor<8xf32>
-func.func @branches(%x: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK: %[[A1:.*]] = linalg.generic {{.*}} ins(%[[X:.*]] : tensor<4x4xf32>)
+// CHECK: math.tanh
+// CHECK: %[[B1:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x4xf32>)
+// CHECK: math.exp
+// CHECK: %[[A2:.*]] = linalg.generic {{.*}} ins(%[[A1]] : tensor<4x4xf32>)
+// CHECK: %[[B2:.*]] = linalg.generic {{.*}} ins(%[[B1]] : tensor<4x4xf32>)
+// CHECK: arith.addf %[[A2]], %[[B2]] : tensor<4x4xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @branches(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %a1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %a2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a1 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %b1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %b2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b1 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %s = arith.addf %a2, %b2 : tensor<4x4xf32>
+  return %s : tensor<4x4xf32>
+}
+
+// -----
+
+// Without two expensive ops on one level the order stays (locality).
+// CHECK-LABEL: func.func @cheap
+// CHECK: %[[A1:.*]] = math.tanh
+// CHECK-NEXT: %[[A2:.*]] = math.tanh %[[A1]]
+// CHECK-NEXT: %[[B1:.*]] = math.exp
+// CHECK-NEXT: %[[B2:.*]] = math.exp %[[B1]]
+func.func @cheap(%x: tensor<8xf32>) -> tensor<8xf32> {
   %a1 = math.tanh %x : tensor<8xf32>
   %a2 = math.tanh %a1 : tensor<8xf32>
   %b1 = math.exp %x : tensor<8xf32>
