@@ -54,7 +54,7 @@ struct PipelineOptions {
   /// worker costs tens of microseconds.
   int64_t parallelMinCost = 16777216;
   int64_t parallelMinChunkCost = 2097152;
-  int64_t parallelMinTaskCost = 4194304;
+  int64_t parallelMinTaskCost = 1048576;
   int64_t parallelMaxChunks = 64;
 };
 

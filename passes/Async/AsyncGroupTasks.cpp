@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Async/Passes.h"
+#include "passes/Async/CostModel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
@@ -100,51 +100,6 @@ Access accessOf(Operation *top) {
   return a;
 }
 
-int64_t saturatingMul(int64_t a, int64_t b) {
-  if (a == 0 || b == 0)
-    return 0;
-  return a > (INT64_MAX >> 4) / b ? (INT64_MAX >> 4) : a * b;
-}
-
-/// Estimated cost: loop iterations times scalar ops, as in
-/// tfrt-async-tile-loops, through scf loops.
-int64_t costOf(Operation *op) {
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    int64_t n = 1;
-    for (int64_t r : linalgOp.getStaticLoopRanges())
-      n = saturatingMul(n, ShapedType::isDynamic(r) ? 1 : r);
-    int64_t body = 1;
-    if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
-      body = std::max<int64_t>(
-          1, (int64_t)op->getRegion(0).front().getOperations().size() - 1);
-    return saturatingMul(n, body);
-  }
-  int64_t trips = 1;
-  if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> st = getConstantIntValue(loop.getStep());
-    if (lb && ub && st && *st > 0)
-      trips = std::max<int64_t>(0, (*ub - *lb + *st - 1) / *st);
-  } else if (auto loop = dyn_cast<scf::ForallOp>(op)) {
-    for (auto [lbR, ubR, stR] :
-         llvm::zip(loop.getMixedLowerBound(), loop.getMixedUpperBound(),
-                   loop.getMixedStep())) {
-      std::optional<int64_t> lb = getConstantIntValue(lbR);
-      std::optional<int64_t> ub = getConstantIntValue(ubR);
-      std::optional<int64_t> st = getConstantIntValue(stR);
-      if (lb && ub && st && *st > 0)
-        trips = saturatingMul(
-            trips, std::max<int64_t>(0, (*ub - *lb + *st - 1) / *st));
-    }
-  }
-  int64_t inner = op->getNumRegions() ? 0 : 1;
-  for (Region &r : op->getRegions())
-    for (Operation &child : r.getOps())
-      inner += costOf(&child);
-  return saturatingMul(trips, std::max<int64_t>(inner, 1));
-}
-
 struct AsyncGroupTasksPass
     : public tfrt::impl::AsyncGroupTasksBase<AsyncGroupTasksPass> {
   using AsyncGroupTasksBase::AsyncGroupTasksBase;
@@ -180,7 +135,8 @@ struct AsyncGroupTasksPass
       Access a = accessOf(&op);
       bool conflict = a.conflictsWith(group);
       bool heavy = op.getNumResults() == 0 && !a.unknown &&
-                   (isa<scf::ForallOp>(op) || costOf(&op) >= minTaskCost);
+                   (isa<scf::ForallOp>(op) ||
+                    tfrt::async::estimateCost(&op) >= minTaskCost);
       if (conflict)
         close();
       if (heavy) {

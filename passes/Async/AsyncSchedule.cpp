@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Async/Passes.h"
+#include "passes/Async/CostModel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -19,26 +20,6 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-/// Loop iterations times body ops of a linalg op (0 when not static).
-int64_t costOf(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp)
-    return 0;
-  int64_t n = 1;
-  for (int64_t r : linalgOp.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(r) || r < 0)
-      return 0;
-    if (r != 0 && n > (INT64_MAX >> 8) / r)
-      return INT64_MAX >> 8;
-    n *= r;
-  }
-  int64_t body = 1;
-  if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
-    body = std::max<int64_t>(
-        1, (int64_t)op->getRegion(0).front().getOperations().size() - 1);
-  return n * body;
-}
-
 struct AsyncSchedulePass
     : public tfrt::impl::AsyncScheduleBase<AsyncSchedulePass> {
   using AsyncScheduleBase::AsyncScheduleBase;
@@ -72,7 +53,9 @@ struct AsyncSchedulePass
     llvm::SmallDenseMap<int64_t, int> heavyPerLevel;
     bool pays = false;
     for (auto &[l, op] : order)
-      if (costOf(op) >= minTaskCost && ++heavyPerLevel[l] >= 2)
+      if (isa<linalg::LinalgOp>(op) &&
+          tfrt::async::estimateCost(op) >= minTaskCost &&
+          ++heavyPerLevel[l] >= 2)
         pays = true;
     if (!pays)
       return;

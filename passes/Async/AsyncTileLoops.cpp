@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Async/Passes.h"
+#include "passes/Async/CostModel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -20,24 +21,6 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-
-/// Estimated cost of `op`: loop iterations times scalar ops per iteration,
-/// saturating; 0 when a loop range is not static.
-int64_t estimateCost(linalg::LinalgOp op) {
-  int64_t iterations = 1;
-  for (int64_t r : op.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(r) || r < 0)
-      return 0;
-    if (r != 0 && iterations > (INT64_MAX >> 8) / r)
-      return INT64_MAX >> 8;
-    iterations *= r;
-  }
-  int64_t bodyOps = 1;
-  if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
-    bodyOps = std::max<int64_t>(
-        1, (int64_t)op->getRegion(0).front().getOperations().size() - 1);
-  return iterations * bodyOps;
-}
 
 struct Split {
   unsigned dim = 0;
@@ -94,7 +77,10 @@ struct AsyncTileLoopsPass
 
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : candidates) {
-      int64_t cost = estimateCost(op);
+      if (llvm::any_of(op.getStaticLoopRanges(),
+                       [](int64_t r) { return ShapedType::isDynamic(r); }))
+        continue;
+      int64_t cost = tfrt::async::estimateCost(op);
       if (cost < minCost)
         continue;
       std::optional<Split> split =

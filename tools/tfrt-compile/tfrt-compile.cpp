@@ -124,7 +124,7 @@ cl::opt<int64_t> parallelMinCostOpt(
     "parallel-min-cost",
     cl::desc("Cost-model threshold (loop iterations x scalar ops) below "
              "which an op stays sequential (default 16777216); chunks cost at "
-             "least 1/8 of it, task-group members at least 1/4"),
+             "least 1/8 of it, task-group members at least 1/16"),
     cl::init(16777216), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
@@ -445,7 +445,7 @@ int main(int argc, char **argv) {
   popts.parallelLoops = parallelOpt == "on";
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
-  popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 4);
+  popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 16);
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   {
