@@ -13,10 +13,10 @@ include "mlir/Pass/PassBase.td"
 def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
   let summary = "Split expensive linalg ops into parallel chunks (scf.forall)";
   let description = [{
-    The cost model of the async lowering: every top-level linalg op of a
-    function on tensors with static loop ranges gets an estimated cost (the
-    product of its loop ranges times the number of scalar ops in its body,
-    at least one). Ops costing at least `min-cost` are tiled along their
+    The cost model of the async lowering (passes/Async/CostModel.h): every
+    top-level linalg op of a function on tensors with static loop ranges
+    gets an estimated cost (the product of its loop ranges times the ops of
+    its body, transcendental math ops counting 16). Ops costing at least `min-cost` are tiled along their
     first parallel loop whose range has a divisor giving at least two chunks
     of at least `min-chunk-cost` each; the chunks (at most `max-chunks`, the
     tile size always divides the range so that every chunk has the same
@@ -75,7 +75,7 @@ def AsyncSchedule : Pass<"tfrt-async-schedule", "mlir::func::FuncOp"> {
     together for locality.
   }];
   let options = [
-    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"4194304",
+    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"1048576",
            "Ops cheaper than this cannot become concurrent tasks">,
   ];
 }
@@ -99,7 +99,7 @@ def AsyncGroupTasks : Pass<"tfrt-async-group-tasks", "mlir::func::FuncOp"> {
     run concurrently.
   }];
   let options = [
-    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"4194304",
+    Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"1048576",
            "Ops cheaper than this never form a task of their own">,
   ];
   let statistics = [
