@@ -9,12 +9,14 @@
 #              OUT_DIR=build/bench/async
 # Each model prints latency at 1 and 2 threads (speedup) and throughput of
 # concurrent requests on 1 and 2 workers (ratio), each 2-thread figure with
-# the process CPU time / wall time of its window (2.0: both cores ran).
+# the process CPU time / wall time of its window (2.0: both cores ran); for
+# the PP-OCR models also ONNX Runtime's throughput with 1 and 2 sessions.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 OUT_DIR=${OUT_DIR:-$BUILD_DIR/bench/async}
 MODELS_DIR=${MODELS_DIR:-$ROOT/third_party/npm/package/assets}
+ORT_DIR=${ORT_DIR:-$ROOT/third_party/npm/ort}
 ROUNDS=${ROUNDS:-5}
 RUNS=${RUNS:-30}
 REQUESTS=${REQUESTS:-64}
@@ -40,16 +42,28 @@ for m in ${@:-branches cls rec}; do
       compile branches "$OUT_DIR/branches.onnx" ;;
     cls)
       [ -f "$MODELS_DIR/ch_ppocr_mobile_v2.0_cls_infer.onnx" ] || { echo "cls: not fetched"; continue; }
-      compile cls "$MODELS_DIR/ch_ppocr_mobile_v2.0_cls_infer.onnx" --input-shape x=1x3x48x192 ;;
+      model_file=$MODELS_DIR/ch_ppocr_mobile_v2.0_cls_infer.onnx shape=1x3x48x192
+      compile cls "$model_file" --input-shape x=$shape ;;
     rec)
       [ -f "$MODELS_DIR/ch_PP-OCRv4_rec_infer.onnx" ] || { echo "rec: not fetched"; continue; }
-      compile rec "$MODELS_DIR/ch_PP-OCRv4_rec_infer.onnx" --input-shape x=1x3x48x320 ;;
+      model_file=$MODELS_DIR/ch_PP-OCRv4_rec_infer.onnx shape=1x3x48x320
+      compile rec "$model_file" --input-shape x=$shape ;;
     det)
       [ -f "$MODELS_DIR/ch_PP-OCRv4_det_infer.onnx" ] || { echo "det: not fetched"; continue; }
-      compile det "$MODELS_DIR/ch_PP-OCRv4_det_infer.onnx" --input-shape x=1x3x640x640 ;;
+      model_file=$MODELS_DIR/ch_PP-OCRv4_det_infer.onnx shape=1x3x640x640
+      compile det "$model_file" --input-shape x=$shape ;;
     *) echo "unknown model $m" >&2; exit 2 ;;
   esac
   echo "== $m"
   "$OUT_DIR/bench-$m" --rounds "$ROUNDS" --runs "$RUNS" --requests "$REQUESTS" \
     --inflight "$INFLIGHT"
+  # ONNX Runtime serving the same requests with 1 and with 2 sessions of one
+  # intra-op thread each (the peer of our 1- and 2-worker throughput).
+  if [ "$m" != branches ] && [ -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
+    for s in 1 2; do
+      node "$ROOT/bench/models/ort_bench.js" --ort-dir "$ORT_DIR" --model "$model_file" \
+        --input "x=$shape" --threads 1 --warmup 3 --sessions "$s" --requests "$REQUESTS" |
+        sed 's/^/ORT /'
+    done
+  fi
 done

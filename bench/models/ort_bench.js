@@ -4,9 +4,12 @@
 //   benchmark: runs=N median_ms=... min_ms=... max_ms=... mean_ms=...
 //
 // usage: node ort_bench.js --ort-dir DIR --model M.onnx --input NAME=D0xD1x...
-//            [--threads T] [--runs N] [--warmup K]
+//            [--threads T] [--runs N] [--warmup K] [--sessions S --requests R]
 // --ort-dir holds node_modules/onnxruntime-node. The session uses
 // graphOptimizationLevel 'all', T intra-op threads, sequential execution.
+// With --sessions S, S sessions (T threads each) serve R requests, one in
+// flight per session (session.run executes off the JavaScript thread), and
+// the line is `throughput: sessions=S requests=R requests_per_s=...`.
 'use strict';
 const path = require('path');
 
@@ -15,7 +18,7 @@ function fail(msg) {
   process.exit(1);
 }
 
-const args = {threads: 1, runs: 100, warmup: 10, inputs: []};
+const args = {threads: 1, runs: 100, warmup: 10, inputs: [], sessions: 0, requests: 64};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -25,6 +28,8 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--threads') args.threads = Number(next());
   else if (a === '--runs') args.runs = Number(next());
   else if (a === '--warmup') args.warmup = Number(next());
+  else if (a === '--sessions') args.sessions = Number(next());
+  else if (a === '--requests') args.requests = Number(next());
   else if (a === '--input') {
     const v = next();
     const eq = v.indexOf('=');
@@ -50,17 +55,37 @@ function randomInput(count, seed) {
 
 async function main() {
   const ort = require(path.resolve(args.ortDir, 'node_modules', 'onnxruntime-node'));
-  const session = await ort.InferenceSession.create(args.model, {
+  const options = {
     graphOptimizationLevel: 'all',
     intraOpNumThreads: args.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
-  });
+  };
+  const session = await ort.InferenceSession.create(args.model, options);
   const feeds = {};
   args.inputs.forEach((inp, k) => {
     const count = inp.dims.reduce((a, b) => a * b, 1);
     feeds[inp.name] = new ort.Tensor('float32', randomInput(count, 1234 + k), inp.dims);
   });
+  if (args.sessions > 0) {
+    const sessions = [session];
+    while (sessions.length < args.sessions)
+      sessions.push(await ort.InferenceSession.create(args.model, options));
+    for (const s of sessions)
+      for (let i = 0; i < args.warmup; i++) await s.run(feeds);
+    let next = 0;
+    const t0 = process.hrtime.bigint();
+    await Promise.all(sessions.map(async (s) => {
+      while (next < args.requests) {
+        next++;
+        await s.run(feeds);
+      }
+    }));
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    process.stdout.write(`throughput: sessions=${args.sessions} requests=${args.requests} ` +
+                         `requests_per_s=${(args.requests / seconds).toFixed(1)}\n`);
+    return;
+  }
   for (let i = 0; i < args.warmup; i++) await session.run(feeds);
   const times = [];
   for (let i = 0; i < args.runs; i++) {
