@@ -59,8 +59,9 @@ summarise() {
 # Empty-process baselines for the peak RSS figures.
 if "$BUILD_DIR/bin/tfrt-compile" "$ROOT/examples/tiny-cnn/model.json" --emit=shared \
      --name tiny -o "$OUT_DIR/tiny.so" >/dev/null 2>&1; then
+  "$PY" -c "import numpy as np; np.save('$OUT_DIR/tiny.x.npy', np.zeros((1, 1, 8, 8), np.float32))"
   /usr/bin/time -f '%M' -o "$OUT_DIR/time.txt" "$BUILD_DIR/bin/tfrt-run" "$OUT_DIR/tiny.so" \
-    --name tiny --benchmark=1 --warmup=0 >/dev/null 2>&1 &&
+    --name tiny --input "x=$OUT_DIR/tiny.x.npy" --benchmark=1 --warmup=0 >/dev/null 2>&1 &&
     printf 'baseline peak RSS: tfrt-run + tiny model %.1f MiB' "$(echo "$(tail -1 "$OUT_DIR/time.txt") / 1024" | bc -l)"
 fi
 /usr/bin/time -f '%M' -o "$OUT_DIR/time.txt" node -e \

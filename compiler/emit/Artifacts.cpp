@@ -195,7 +195,10 @@ std::string tfrt::emitHeader(const std::string &name,
      << "  bool SetPool(tfrt_pool *pool) {\n"
      << "    ::tfrt_status_free(status_);\n"
      << "    status_ = ::" << name << "_set_pool(instance_, pool);\n"
-     << "    return status_ == nullptr;\n  }\n";
+     << "    return status_ == nullptr;\n  }\n"
+     << "  /// Cancels the run in flight (from any thread): it ends early with\n"
+     << "  /// a cancelled status (see tfrt_model_cancel).\n"
+     << "  void Cancel() { ::tfrt_status_free(::tfrt_model_cancel(instance_)); }\n";
   auto params = [&] {
     std::string p;
     for (auto [i, t] : llvm::enumerate(sig.inputs))

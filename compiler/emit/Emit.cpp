@@ -155,7 +155,8 @@ constexpr uint32_t kModelAbiVersion = 2;
 
 /// Defines the `<compute>_par<K>_launch` functions that tfrt-async-outline
 /// declares: each packs its captures into a stack record and hands a
-/// trampoline to tfrt_pool_parallel_for, which calls
+/// trampoline to tfrt_run_parallel_for (the run's pool and cancellation
+/// flag), which calls
 /// `<compute>_par<K>_body(begin, end, captures...)` on chunks of [0, n).
 llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
   llvm::LLVMContext &ctx = m.getContext();
@@ -171,8 +172,8 @@ llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
   if (launches.empty())
     return llvm::Error::success();
   llvm::FunctionCallee parallelFor = m.getOrInsertFunction(
-      "tfrt_pool_parallel_for",
-      llvm::FunctionType::get(voidTy, {ptrTy, i64, i64, ptrTy, ptrTy}, false));
+      "tfrt_run_parallel_for",
+      llvm::FunctionType::get(voidTy, {ptrTy, i64, ptrTy, ptrTy}, false));
   for (llvm::Function *launch : launches) {
     llvm::StringRef base = launch->getName().drop_back(strlen("_launch"));
     llvm::Function *body = m.getFunction((base + "_body").str());
@@ -207,8 +208,8 @@ llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
     for (unsigned i = 0; i < fields.size(); ++i)
       b.CreateStore(launch->getArg(i + 2),
                     b.CreateStructGEP(recordTy, record, i));
-    b.CreateCall(parallelFor, {launch->getArg(0), launch->getArg(1),
-                               llvm::ConstantInt::get(i64, 1), tramp, record});
+    b.CreateCall(parallelFor,
+                 {launch->getArg(0), launch->getArg(1), tramp, record});
     b.CreateRetVoid();
   }
   return llvm::Error::success();
@@ -223,9 +224,10 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
   if (!compute)
     return makeError("internal error: compute function missing");
   size_t numIn = sig.inputs.size(), numOut = sig.outputs.size();
-  // inputs, outputs, workspace and (after tfrt-async-outline) the pool.
-  bool takesPool = compute->arg_size() == numIn + numOut + 2;
-  if (compute->arg_size() != numIn + numOut + 1 && !takesPool)
+  // inputs, outputs, workspace and (after tfrt-async-outline) the run
+  // context.
+  bool takesRunContext = compute->arg_size() == numIn + numOut + 2;
+  if (compute->arg_size() != numIn + numOut + 1 && !takesRunContext)
     return makeError("internal error: compute function has " +
                      llvm::Twine(compute->arg_size()) + " arguments, expected " +
                      llvm::Twine(numIn + numOut + 1));
@@ -244,7 +246,7 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
     return e;
 
   // void <name>_entry(void *const *in, void *const *out, void *ws,
-  //                   tfrt_pool *pool)
+  //                   tfrt_run_context *run)
   auto *entryTy =
       llvm::FunctionType::get(voidTy, {ptrTy, ptrTy, ptrTy, ptrTy}, false);
   auto *entry = llvm::Function::Create(entryTy, llvm::GlobalValue::InternalLinkage,
@@ -259,7 +261,7 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
       args.push_back(b.CreateLoad(
           ptrTy, b.CreateConstInBoundsGEP1_64(ptrTy, entry->getArg(1), i)));
     args.push_back(entry->getArg(2));
-    if (takesPool)
+    if (takesRunContext)
       args.push_back(entry->getArg(3));
     b.CreateCall(compute, args);
     b.CreateRetVoid();

@@ -160,10 +160,10 @@ struct AsyncOutlinePass
     if (failed(func.insertArgument(
             poolIndex, ptrTy,
             DictionaryAttr::get(ctx, {NamedAttribute(
-                                         StringAttr::get(ctx, "tfrt.pool"),
+                                         StringAttr::get(ctx, "tfrt.run"),
                                          UnitAttr::get(ctx))}),
             func.getLoc())))
-      return func.emitError("cannot add the thread pool argument");
+      return func.emitError("cannot add the run context argument");
     Value pool = func.getArgument(poolIndex);
 
     // Launch groups: the members of one tfrt.task_group (see

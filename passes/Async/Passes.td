@@ -113,8 +113,9 @@ def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
   let description = [{
     Runs on bufferized code. The entry function (the one whose arguments
     carry `tfrt.io`, see tfrt-entry-abi) gets a trailing
-    `!llvm.ptr` argument: the runtime-lib thread pool (`tfrt_pool *`, may be
-    null) of the run. Every top-level `scf.forall` of it (no results, one
+    `!llvm.ptr {tfrt.run}` argument: the run context of runtime-lib
+    (`tfrt_run_context *`: the run's thread pool and cancellation flag; may
+    be null). Every top-level `scf.forall` of it (no results, one
     induction variable) becomes
 
     - a function `<entry>_par<K>_body(%begin: index, %end: index,
@@ -126,9 +127,10 @@ def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
 
     The object emitter defines each `_launch` function: it packs the
     captures into a stack record and calls
-    `tfrt_pool_parallel_for(pool, n, 1, trampoline, record)`, whose
-    trampoline unpacks them and calls the body (a null pool runs the loop on
-    the caller). Symbols stay private to the model's object.
+    `tfrt_run_parallel_for(run, n, trampoline, record)`, whose trampoline
+    unpacks them and calls the body (without a pool the loop runs on the
+    caller; after tfrt_model_cancel chunks not started are skipped).
+    Symbols stay private to the model's object.
 
     Before:
     ```mlir
@@ -136,7 +138,7 @@ def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
     ```
     After:
     ```mlir
-    call @m_compute_par0_launch(%pool, %c8, %buf)
+    call @m_compute_par0_launch(%run, %c8, %buf)
     ```
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RunContext.h"
 #include "tfrt/async.h"
 #include "tfrt/thread_pool.h"
 
@@ -127,6 +128,27 @@ TFRT_API void tfrt_pool_parallel_for(tfrt_pool *pool, int64_t n,
   pool->pool.ParallelFor(n, min_chunk, [fn, ctx](int64_t begin, int64_t end) {
     fn(ctx, begin, end);
   });
+}
+
+TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
+                                    void (*fn)(void *ctx, int64_t begin,
+                                               int64_t end),
+                                    void *ctx) {
+  if (!fn || n <= 0)
+    return;
+  if (!run) {
+    fn(ctx, 0, n);
+    return;
+  }
+  if (run->cancel.IsCancelled())
+    return;
+  if (!run->pool) {
+    fn(ctx, 0, n);
+    return;
+  }
+  run->pool->pool.ParallelFor(
+      n, 1, [fn, ctx](int64_t begin, int64_t end) { fn(ctx, begin, end); },
+      &run->cancel);
 }
 
 TFRT_API tfrt_status tfrt_pool_spawn(tfrt_pool *pool, tfrt_task_fn fn,

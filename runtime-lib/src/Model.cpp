@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+#include "RunContext.h"
 #include "tfrt/async.h"
 
 #include <stdlib.h>
@@ -29,7 +30,8 @@ struct tfrt_instance_s {
   /// The completion of the asynchronous run in flight.
   tfrt_run_done_fn done;
   void *userData;
-  tfrt_pool *asyncPool;
+  /// The context of the current run: its pool and cancellation flag.
+  tfrt_run_context_s run;
 };
 
 namespace {
@@ -253,6 +255,18 @@ void bindBuffers(tfrt_instance *instance, const tfrt_tensor *inputs,
     instance->buffers[num_inputs + i] = outputs[i].data;
 }
 
+/// TFRT_CANCELLED when the run that just ended was cancelled, else NULL.
+tfrt_status cancelledStatus(tfrt_instance *instance) {
+  if (!instance->run.cancel.IsCancelled())
+    return nullptr;
+  MessageBuilder message;
+  message.append("model '")
+      .append(modelName(instance->desc))
+      .append("': the run was cancelled (tfrt_model_cancel); its outputs are "
+              "unspecified");
+  return message.toStatus(TFRT_CANCELLED);
+}
+
 /// The error for CPU-only entry points called on a CUDA model's instance.
 tfrt_status rejectCuda(const tfrt_model_desc *desc, const char *function) {
   if (!(desc->flags & 1u /* TFRT_MODEL_FLAG_CUDA */))
@@ -320,7 +334,7 @@ TFRT_API tfrt_status tfrt_model_create(const tfrt_model_desc *desc,
   instance->pool = nullptr;
   instance->done = nullptr;
   instance->userData = nullptr;
-  instance->asyncPool = nullptr;
+  ::new (&instance->run) tfrt_run_context_s();
 
   if (desc->workspace_size > 0) {
     // posix_memalign wants a multiple of sizeof(void *); a larger power of two
@@ -364,8 +378,19 @@ TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
     return status;
 
   bindBuffers(instance, inputs, num_inputs, outputs, num_outputs);
+  instance->run.pool = instance->pool;
+  instance->run.cancel.Reset();
   desc->entry(instance->buffers, instance->buffers + num_inputs,
-              instance->workspace, instance->pool);
+              instance->workspace, &instance->run);
+  return cancelledStatus(instance);
+}
+
+TFRT_API tfrt_status tfrt_model_cancel(tfrt_instance *instance) {
+  if (!instance)
+    return invalidArgument("tfrt_model_cancel: null instance");
+  if (tfrt_status status = rejectCuda(instance->desc, "tfrt_model_cancel"))
+    return status;
+  instance->run.cancel.Cancel();
   return nullptr;
 }
 
@@ -401,16 +426,17 @@ TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
   bindBuffers(instance, inputs, num_inputs, outputs, num_outputs);
   instance->done = done;
   instance->userData = user_data;
-  instance->asyncPool = pool;
+  instance->run.pool = pool;
+  instance->run.cancel.Reset();
   auto task = [](void *ctx) {
     auto *inst = static_cast<tfrt_instance *>(ctx);
     const tfrt_model_desc *d = inst->desc;
     d->entry(inst->buffers, inst->buffers + d->num_inputs, inst->workspace,
-             inst->asyncPool);
+             &inst->run);
     // Read everything before `done`: it may start the next run at once.
     tfrt_run_done_fn callback = inst->done;
     void *userData = inst->userData;
-    callback(userData, nullptr);
+    callback(userData, cancelledStatus(inst));
   };
   if (tfrt_status status = tfrt_pool_spawn(pool, task, instance))
     return status;
@@ -421,6 +447,7 @@ TFRT_API tfrt_status tfrt_model_destroy(tfrt_instance *instance) {
   if (!instance)
     return nullptr;
   free(instance->workspace);
+  instance->run.~tfrt_run_context_s();
   free(instance);
   return nullptr;
 }

@@ -36,8 +36,8 @@ static const tfrt_tensor_desc kOutputs[] = {
 };
 
 static void entry(void *const *inputs, void *const *outputs, void *workspace,
-                  tfrt_pool *pool) {
-  (void)pool;
+                  tfrt_run_context *run) {
+  (void)run;
   const float *a = (const float *)inputs[0];
   const float *b = (const float *)inputs[1];
   float *scratch = (float *)workspace;

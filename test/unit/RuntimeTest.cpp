@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -55,12 +56,21 @@ thread_local void *tLastWorkspace = nullptr;
 
 /// Entry of the fake model: stages a + b in the workspace, copies it to the
 /// output and records the workspace pointer it was given.
-/// The pool the last run's entry was given (any thread).
-std::atomic<tfrt_pool *> gLastPool{nullptr};
+/// Sum of the indices the last run's parallel loop visited (see addEntry).
+std::atomic<int64_t> gLoopSum{0};
+
+void addIndices(void * /*ctx*/, int64_t begin, int64_t end) {
+  int64_t sum = 0;
+  for (int64_t i = begin; i < end; ++i)
+    sum += i;
+  gLoopSum.fetch_add(sum);
+}
 
 void addEntry(void *const *inputs, void *const *outputs, void *workspace,
-              tfrt_pool *pool) {
-  gLastPool.store(pool);
+              tfrt_run_context *run) {
+  // A parallel loop as generated code runs it.
+  gLoopSum.store(0);
+  tfrt_run_parallel_for(run, 1000, addIndices, nullptr);
   const float *a = static_cast<const float *>(inputs[0]);
   const float *b = static_cast<const float *>(inputs[1]);
   float *out = static_cast<float *>(outputs[0]);
@@ -270,7 +280,7 @@ TEST(Model, ZeroWorkspace) {
   desc.workspace_size = 0;
   desc.workspace_alignment = 1;
   desc.entry = [](void *const *inputs, void *const *outputs, void *workspace,
-                  tfrt_pool * /*pool*/) {
+                  tfrt_run_context * /*run*/) {
     tLastWorkspace = workspace;
     const float *a = static_cast<const float *>(inputs[0]);
     const float *b = static_cast<const float *>(inputs[1]);
@@ -623,21 +633,84 @@ struct Pool {
   tfrt_pool *pool = nullptr;
 };
 
-TEST(ModelPool, EntryGetsTheInstancesPool) {
+TEST(ModelPool, ParallelLoopsCoverTheRangeWithAndWithoutPool) {
   Pool pool(2);
   tfrt_instance *instance = nullptr;
   ASSERT_EQ(tfrt_model_create(&kDesc, &instance), nullptr);
   Call call;
-  ASSERT_EQ(call.run(instance), nullptr);
-  EXPECT_EQ(gLastPool.load(), nullptr); // default: the calling thread
-  ASSERT_EQ(tfrt_model_set_pool(instance, pool.pool), nullptr);
-  ASSERT_EQ(call.run(instance), nullptr);
-  EXPECT_EQ(gLastPool.load(), pool.pool);
-  ASSERT_EQ(tfrt_model_set_pool(instance, nullptr), nullptr);
-  ASSERT_EQ(call.run(instance), nullptr);
-  EXPECT_EQ(gLastPool.load(), nullptr);
+  for (int round = 0; round < 200; ++round) {
+    tfrt_pool *p = round % 2 ? pool.pool : nullptr;
+    ASSERT_EQ(tfrt_model_set_pool(instance, p), nullptr);
+    ASSERT_EQ(call.run(instance), nullptr);
+    EXPECT_EQ(gLoopSum.load(), 999 * 1000 / 2);
+  }
   tfrt_model_destroy(instance);
   Status null(tfrt_model_set_pool(nullptr, pool.pool));
+  EXPECT_EQ(null.code(), TFRT_INVALID_ARGUMENT);
+  // Generated code may run without any run context.
+  gLoopSum.store(0);
+  tfrt_run_parallel_for(nullptr, 10, addIndices, nullptr);
+  EXPECT_EQ(gLoopSum.load(), 45);
+}
+
+/// A model whose entry cancels its own run between two parallel loops
+/// (as another thread's tfrt_model_cancel would): the second loop must not
+/// run and the run reports TFRT_CANCELLED.
+tfrt_instance *gCancelTarget = nullptr;
+std::atomic<int> gSecondLoopChunks{0};
+
+void cancellingEntry(void *const *, void *const *, void *,
+                     tfrt_run_context *run) {
+  tfrt_run_parallel_for(
+      run, 4,
+      [](void *, int64_t, int64_t) {
+        if (gCancelTarget)
+          tfrt_status_free(tfrt_model_cancel(gCancelTarget));
+      },
+      nullptr);
+  tfrt_run_parallel_for(
+      run, 4, [](void *, int64_t b, int64_t e) { gSecondLoopChunks += e - b; },
+      nullptr);
+}
+
+TEST(ModelCancel, CancelledRunSkipsLaterLoopsAndReportsIt) {
+  tfrt_model_desc desc = makeDesc();
+  desc.entry = cancellingEntry;
+  Pool pool(2);
+  for (tfrt_pool *p : {static_cast<tfrt_pool *>(nullptr), pool.pool}) {
+    tfrt_instance *instance = nullptr;
+    ASSERT_EQ(tfrt_model_create(&desc, &instance), nullptr);
+    ASSERT_EQ(tfrt_model_set_pool(instance, p), nullptr);
+    Call call;
+    gCancelTarget = instance;
+    gSecondLoopChunks = 0;
+    Status cancelled(call.run(instance));
+    EXPECT_EQ(cancelled.code(), TFRT_CANCELLED);
+    EXPECT_NE(cancelled.message().find("cancelled"), std::string::npos);
+    EXPECT_EQ(gSecondLoopChunks.load(), 0);
+    // The next run starts uncancelled.
+    gCancelTarget = nullptr;
+    EXPECT_EQ(call.run(instance), nullptr);
+    EXPECT_EQ(gSecondLoopChunks.load(), 4);
+    // Asynchronous runs report it through their callback.
+    gCancelTarget = instance;
+    gSecondLoopChunks = 0;
+    std::promise<tfrt_code> code;
+    ASSERT_EQ(tfrt_model_run_async(
+                  instance, call.inputs, 2, call.outputs, 1, pool.pool,
+                  [](void *user, tfrt_status status) {
+                    static_cast<std::promise<tfrt_code> *>(user)->set_value(
+                        tfrt_status_code(status));
+                    tfrt_status_free(status);
+                  },
+                  &code),
+              nullptr);
+    EXPECT_EQ(code.get_future().get(), TFRT_CANCELLED);
+    EXPECT_EQ(gSecondLoopChunks.load(), 0);
+    gCancelTarget = nullptr;
+    tfrt_model_destroy(instance);
+  }
+  Status null(tfrt_model_cancel(nullptr));
   EXPECT_EQ(null.code(), TFRT_INVALID_ARGUMENT);
 }
 
@@ -696,7 +769,7 @@ TEST(ModelAsync, ManyRunsInFlightOnOnePool) {
   }
   EXPECT_EQ(failures, 0);
   EXPECT_EQ(completions.errors, 0);
-  EXPECT_EQ(gLastPool.load(), pool.pool); // async runs use their pool
+  EXPECT_EQ(gLoopSum.load(), 999 * 1000 / 2);
   for (tfrt_instance *instance : instances)
     tfrt_model_destroy(instance);
 }

@@ -121,14 +121,28 @@ typedef struct tfrt_tensor {
 
 /** A runtime-lib thread pool (functions in tfrt/async.h). */
 typedef struct tfrt_pool_s tfrt_pool;
+/** What one run of an instance executes under: its pool and its
+ *  cancellation flag. Owned by the instance; generated code only passes it
+ *  to tfrt_run_parallel_for. */
+typedef struct tfrt_run_context_s tfrt_run_context;
 
 /** Entry point generated for a model: reads inputs[i], writes outputs[i],
  *  uses `workspace` (workspace_size bytes, workspace_alignment aligned) for
- *  every intermediate, and splits its large loops into chunks run on `pool`
- *  (NULL: everything runs on the calling thread). Never fails: validation
- *  happens before the call. */
+ *  every intermediate, and runs its parallel loops and task groups through
+ *  tfrt_run_parallel_for(run, ...) (NULL `run`: everything on the calling
+ *  thread). Never fails: validation happens before the call. */
 typedef void (*tfrt_entry_fn)(void *const *inputs, void *const *outputs,
-                              void *workspace, tfrt_pool *pool);
+                              void *workspace, tfrt_run_context *run);
+
+/** Called by generated code for each parallel loop or task group: runs
+ *  fn(ctx, begin, end) over chunks covering [0, n) on the run's pool and the
+ *  calling thread, and returns when all are done. With a NULL `run` or no
+ *  pool the loop runs on the caller; once the run is cancelled
+ *  (tfrt_model_cancel) chunks not yet started are skipped. */
+TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
+                                    void (*fn)(void *ctx, int64_t begin,
+                                               int64_t end),
+                                    void *ctx);
 
 /** Everything runtime-lib needs to know about a compiled model. The layout is
  *  fixed (LP64): generated code emits this struct as a constant. */
@@ -201,6 +215,15 @@ TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
                                           size_t num_outputs, tfrt_pool *pool,
                                           tfrt_run_done_fn done,
                                           void *user_data);
+/** Cancels the run of `instance` in flight, if any, from any thread: chunks
+ *  of its parallel loops and task groups that have not started are skipped
+ *  and the run reports TFRT_CANCELLED (tfrt_model_run's status, or the
+ *  status passed to tfrt_model_run_async's callback) with its outputs
+ *  unspecified. Work already running finishes; a run without parallel loops
+ *  runs to its end but still reports the cancellation. The next run starts
+ *  uncancelled. TFRT_INVALID_ARGUMENT for a NULL instance or a CUDA model's
+ *  instance. */
+TFRT_API tfrt_status tfrt_model_cancel(tfrt_instance *instance);
 /** Releases an instance and its workspace; NULL is allowed. Always returns
  *  NULL (OK); the status return keeps room for future resources. */
 TFRT_API tfrt_status tfrt_model_destroy(tfrt_instance *instance);

@@ -78,6 +78,8 @@ public:
   CancellationToken &operator=(const CancellationToken &) = delete;
 
   void Cancel() { cancelled_.store(true, std::memory_order_release); }
+  /// Makes the token uncancelled again; only while no operation uses it.
+  void Reset() { cancelled_.store(false, std::memory_order_release); }
   bool IsCancelled() const {
     return cancelled_.load(std::memory_order_acquire);
   }

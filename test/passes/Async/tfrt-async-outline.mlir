@@ -1,16 +1,16 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-async-outline | FileCheck %s
 
-// The entry function gets the pool argument; the top-level parallel loop
+// The entry function gets the run context argument; the top-level parallel loop
 // becomes a call of its launch with the trip count and the captured buffers:
 // function arguments and whole workspace views are passed (each its own
 // pointer, so that the emitter can mark them noalias); the offset constant
 // and the subviews are recomputed inside the body. The output is not
 // captured: only the copy after the loop uses it.
 // CHECK-LABEL: func.func @m_compute
-// CHECK-SAME: (%[[IN:.*]]: memref<64x256xf32> {tfrt.io = "input"}, %[[OUT:.*]]: memref<64x256xf32> {tfrt.io = "output"}, %[[WS:.*]]: memref<65536xi8>, %[[POOL:.*]]: !llvm.ptr {tfrt.pool})
+// CHECK-SAME: (%[[IN:.*]]: memref<64x256xf32> {tfrt.io = "input"}, %[[OUT:.*]]: memref<64x256xf32> {tfrt.io = "output"}, %[[WS:.*]]: memref<65536xi8>, %[[CTX:.*]]: !llvm.ptr {tfrt.run})
 // CHECK: %[[TMP:.*]] = memref.view %[[WS]]
 // CHECK: %[[N:.*]] = arith.constant 8 : index
-// CHECK: call @m_compute_par0_launch(%[[POOL]], %[[N]], %[[IN]], %[[TMP]])
+// CHECK: call @m_compute_par0_launch(%[[CTX]], %[[N]], %[[IN]], %[[TMP]])
 // CHECK-NOT: scf.forall
 // CHECK: return
 // CHECK: func.func private @m_compute_par0_body(%[[B:.*]]: index, %[[E:.*]]: index, %[[A0:.*]]: memref<64x256xf32>, %[[A1:.*]]: memref<64x256xf32>)
