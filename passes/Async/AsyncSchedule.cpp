@@ -20,6 +20,50 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
+/// Bytes of a static tensor value (0 for anything else).
+int64_t tensorBytes(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t || !t.hasStaticShape() || !t.getElementType().isIntOrFloat())
+    return 0;
+  return t.getNumElements() *
+         std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+/// The largest number of tensor bytes alive at once when `ops` run in this
+/// order: a result lives from its op to its last user (results used by the
+/// terminator to the end).
+int64_t peakLiveBytes(ArrayRef<Operation *> ops) {
+  DenseMap<Operation *, int64_t> pos;
+  for (auto [i, op] : llvm::enumerate(ops))
+    pos[op] = i;
+  int64_t n = ops.size();
+  // +bytes at the defining position, -bytes after the last use.
+  SmallVector<int64_t> delta(n + 1, 0);
+  for (auto [i, op] : llvm::enumerate(ops))
+    for (Value r : op->getResults()) {
+      int64_t bytes = tensorBytes(r);
+      if (!bytes)
+        continue;
+      int64_t last = i;
+      for (Operation *user : r.getUsers()) {
+        // The top-level op containing the use; none (the terminator): the
+        // value lives to the end.
+        Operation *top = user;
+        while (top && !pos.count(top))
+          top = top->getParentOp();
+        last = top ? std::max(last, pos[top]) : n;
+      }
+      delta[i] += bytes;
+      delta[std::min<int64_t>(last + 1, n)] -= bytes;
+    }
+  int64_t live = 0, peak = 0;
+  for (int64_t d : delta) {
+    live += d;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
 struct AsyncSchedulePass
     : public tfrt::impl::AsyncScheduleBase<AsyncSchedulePass> {
   using AsyncScheduleBase::AsyncScheduleBase;
@@ -59,10 +103,22 @@ struct AsyncSchedulePass
         pays = true;
     if (!pays)
       return;
+    SmallVector<Operation *> before;
+    for (auto &[l, op] : order)
+      before.push_back(op);
     llvm::stable_sort(order, [](const auto &a, const auto &b) {
       return a.first < b.first;
     });
+    SmallVector<Operation *> after;
     for (auto &[l, op] : order)
+      after.push_back(op);
+    // Breadth-first orders keep more tensors alive: only take the new order
+    // when the peak of live tensor bytes grows by at most a quarter (memory
+    // planning works from this order).
+    int64_t peakBefore = peakLiveBytes(before);
+    if (peakLiveBytes(after) > peakBefore + peakBefore / 4)
+      return;
+    for (Operation *op : after)
       op->moveBefore(terminator);
   }
 };

@@ -72,7 +72,10 @@ def AsyncSchedule : Pass<"tfrt-async-schedule", "mlir::func::FuncOp"> {
     The order only changes when it can pay: when at least two linalg ops of
     one level cost `min-task-cost` or more (the cost of
     tfrt-async-tile-loops); otherwise producer-consumer neighbours stay
-    together for locality.
+    together for locality. It is also kept when the new order would raise
+    the peak of simultaneously live tensor bytes by more than a quarter
+    (breadth-first orders keep more feature maps alive, and memory planning
+    follows this order).
   }];
   let options = [
     Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"1048576",

@@ -53,3 +53,40 @@ func.func @cheap(%x: tensor<8xf32>) -> tensor<8xf32> {
   %s = arith.addf %a2, %b2 : tensor<8xf32>
   return %s : tensor<8xf32>
 }
+
+// -----
+
+// Interleaving would keep both branches' large intermediates alive at once
+// (twice the peak of live tensor bytes): the order stays depth-first.
+// CHECK-LABEL: func.func @memory_bound
+// CHECK: math.tanh
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @memory_bound(%x: tensor<64x64xf32>, %z: tensor<64xf32>) -> tensor<64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %a1 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  } -> tensor<64x64xf32>
+  %a2 = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%a1 : tensor<64x64xf32>) outs(%z : tensor<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %b1 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<64x64xf32>
+  %b2 = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%b1 : tensor<64x64xf32>) outs(%z : tensor<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %s = arith.addf %a2, %b2 : tensor<64xf32>
+  return %s : tensor<64xf32>
+}
