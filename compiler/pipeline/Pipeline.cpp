@@ -81,6 +81,7 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncGroupTasksOptions groups;
     groups.minTaskCost = opts.parallelMinTaskCost;
+    groups.kernelMinCost = opts.kernelMinCost;
     pm.addNestedPass<func::FuncOp>(createAsyncGroupTasks(groups));
   }
   PlanWorkspaceOptions ws;

@@ -56,6 +56,11 @@ struct PipelineOptions {
   int64_t parallelMinChunkCost = 2097152;
   int64_t parallelMinTaskCost = 1048576;
   int64_t parallelMaxChunks = 64;
+  /// Kernels of at least this cost that are neither split nor grouped still
+  /// get a body function of their own (one-iteration launch), whose buffers
+  /// are separate noalias pointers: LLVM then vectorises them without
+  /// run-time alias checks (cls: about 9% faster). 0: off.
+  int64_t kernelMinCost = 16384;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

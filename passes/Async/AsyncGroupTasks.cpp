@@ -146,6 +146,23 @@ struct AsyncGroupTasksPass
       // A cheap independent op stays in place (before the group's launch).
     }
     close();
+    if (kernelMinCost <= 0)
+      return;
+    // Every other kernel worth it runs as a launch of its own: its body
+    // function gets each buffer as a separate noalias pointer.
+    for (Operation &op : block.without_terminator()) {
+      if (op.hasAttr("tfrt.task_group") || op.getNumResults() != 0 ||
+          isMemoryEffectFree(&op) ||
+          isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) ||
+          op.getNumRegions() == 0)
+        continue;
+      if (accessOf(&op).unknown ||
+          tfrt::async::estimateCost(&op) < kernelMinCost)
+        continue;
+      op.setAttr("tfrt.task_group",
+                 IntegerAttr::get(IntegerType::get(ctx, 64), nextId++));
+      ++numKernels;
+    }
   }
 };
 } // namespace

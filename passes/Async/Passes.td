@@ -104,10 +104,17 @@ def AsyncGroupTasks : Pass<"tfrt-async-group-tasks", "mlir::func::FuncOp"> {
   let options = [
     Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"1048576",
            "Ops cheaper than this never form a task of their own">,
+    Option<"kernelMinCost", "kernel-min-cost", "int64_t", /*default=*/"0",
+           "When positive, every other top-level kernel (an op with a "
+           "region) of at least this cost becomes a one-member group, so "
+           "that tfrt-async-outline gives it a body function whose buffers "
+           "are separate noalias pointers">,
   ];
   let statistics = [
     Statistic<"numGroups", "num-groups", "Task groups of two or more ops">,
     Statistic<"numGrouped", "num-grouped", "Ops in task groups of two or more">,
+    Statistic<"numKernels", "num-kernels",
+              "Kernels outlined on their own (kernel-min-cost)">,
   ];
 }
 

@@ -1,4 +1,5 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-async-group-tasks="min-task-cost=64" | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-group-tasks="min-task-cost=1000000 kernel-min-cost=64" | FileCheck %s --check-prefix=KERNELS
 
 // Two expensive ops on different buffers form a group; the op that reads
 // the first one's result ends it.
@@ -82,5 +83,27 @@ func.func @barrier(%x: memref<16x16xf32> {tfrt.io = "input"}, %y: memref<16x16xf
   %small = memref.alloc() : memref<4xf32>
   %c = arith.constant 0.0 : f32
   linalg.fill ins(%c : f32) outs(%small : memref<4xf32>)
+  return
+}
+
+// -----
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// With kernel-min-cost, a kernel that neither splits nor groups still gets a
+// group of its own (to be outlined with noalias buffers); cheaper ones stay.
+// KERNELS-LABEL: func.func @kernels
+// KERNELS: linalg.generic {{.*}} outs(%{{.*}} : memref<16x16xf32>) attrs = {tfrt.task_group = 0 : i64}
+// KERNELS: linalg.generic {{.*}} outs(%{{.*}} : memref<4xf32>) {
+func.func @kernels(%x: memref<16x16xf32> {tfrt.io = "input"}, %y: memref<16x16xf32> {tfrt.io = "output"}, %z: memref<4xf32> {tfrt.io = "output"}) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%z : memref<4xf32>) {
+  ^bb0(%o: f32):
+    %r = arith.addf %o, %o : f32
+    linalg.yield %r : f32
+  }
   return
 }
