@@ -38,7 +38,7 @@ for m in ${@:-branches cls rec}; do
   case $m in
     branches)
       /usr/bin/python3 "$ROOT/test/integration/async/make_branches.py" \
-        "$OUT_DIR/branches.onnx" --rows 256 --width 512 --depth 4
+        "$OUT_DIR/branches.onnx" --rows 256 --width 1024 --depth 4
       compile branches "$OUT_DIR/branches.onnx" ;;
     cls)
       [ -f "$MODELS_DIR/ch_ppocr_mobile_v2.0_cls_infer.onnx" ] || { echo "cls: not fetched"; continue; }

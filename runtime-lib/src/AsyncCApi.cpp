@@ -146,8 +146,10 @@ TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
     fn(ctx, 0, n);
     return;
   }
-  run->pool->pool.ParallelFor(
-      n, 1, [fn, ctx](int64_t begin, int64_t end) { fn(ctx, begin, end); },
+  // The compiler sized every iteration (a chunk of a split op, or a task):
+  // each is claimed on its own.
+  run->pool->pool.ParallelForEach(
+      n, [fn, ctx](int64_t begin, int64_t end) { fn(ctx, begin, end); },
       &run->cancel);
 }
 

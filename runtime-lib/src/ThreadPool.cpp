@@ -802,6 +802,22 @@ void ThreadPool::ParallelFor(int64_t n, int64_t minChunk,
   int64_t chunk = n / targetChunks + (n % targetChunks != 0);
   if (chunk < minChunk)
     chunk = minChunk;
+  RunChunks(n, chunk, fn, cancel);
+}
+
+void ThreadPool::ParallelForEach(int64_t n,
+                                 FunctionRef<void(int64_t, int64_t)> fn,
+                                 const CancellationToken *cancel) {
+  if (n <= 0)
+    return;
+  RunChunks(n, 1, fn, cancel);
+}
+
+void ThreadPool::RunChunks(int64_t n, int64_t chunk,
+                           FunctionRef<void(int64_t, int64_t)> fn,
+                           const CancellationToken *cancel) {
+  internal::Worker *worker = internal::currentWorkerOf(impl_);
+  int64_t participants = impl_->numThreads + (worker ? 0 : 1);
   int64_t numChunks = n / chunk + (n % chunk != 0);
   int64_t helpers = participants - 1;
   if (helpers > numChunks - 1)

@@ -166,6 +166,12 @@ public:
   void ParallelFor(int64_t n, int64_t minChunk,
                    FunctionRef<void(int64_t, int64_t)> fn,
                    const CancellationToken *cancel = nullptr);
+  /// As ParallelFor, with every index its own chunk: for loops whose
+  /// iterations are already coarse (the chunks and tasks of a compiled
+  /// model's launches), so that no thread waits on a multi-iteration chunk
+  /// at the end.
+  void ParallelForEach(int64_t n, FunctionRef<void(int64_t, int64_t)> fn,
+                       const CancellationToken *cancel = nullptr);
 
   /// Waits until `value` is available; on a worker of this pool it runs
   /// other tasks meanwhile instead of blocking the worker.
@@ -192,6 +198,11 @@ public:
   void ReleaseCounter(std::atomic<uint32_t> *counter);
 
 private:
+  /// ParallelFor's core: chunks of `chunk` indices, claimed one at a time.
+  void RunChunks(int64_t n, int64_t chunk,
+                 FunctionRef<void(int64_t, int64_t)> fn,
+                 const CancellationToken *cancel);
+
   internal::PoolImpl *impl_;
 };
 
