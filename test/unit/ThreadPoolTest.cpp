@@ -100,6 +100,29 @@ TEST(ThreadPoolTest, ParallelForCoversEveryIndexOnce) {
   }
 }
 
+TEST(ThreadPoolTest, ParallelForEachRunsSingleIndexChunks) {
+  ThreadPool pool(2);
+  for (int64_t n : {0, 1, 2, 3, 16, 64, 1000}) {
+    std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
+    std::atomic<int> badRange{0};
+    pool.ParallelForEach(n, [&](int64_t begin, int64_t end) {
+      if (begin < 0 || end != begin + 1 || end > n)
+        badRange.fetch_add(1);
+      hits[static_cast<size_t>(begin)].fetch_add(1);
+    });
+    EXPECT_EQ(badRange.load(), 0) << "n=" << n;
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(hits[static_cast<size_t>(i)].load(), 1) << "n=" << n;
+  }
+  // A cancelled token skips every chunk not yet started.
+  CancellationToken cancel;
+  cancel.Cancel();
+  std::atomic<int> ran{0};
+  pool.ParallelForEach(
+      100, [&](int64_t, int64_t) { ran.fetch_add(1); }, &cancel);
+  EXPECT_EQ(ran.load(), 0);
+}
+
 TEST(ThreadPoolTest, ParallelForHugeRangeDoesNotOverflow) {
   ThreadPool pool(2);
   // Only the range arithmetic is exercised: each call covers its bounds.
