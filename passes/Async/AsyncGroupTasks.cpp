@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Async/Passes.h"
+#include "passes/MemoryPlanning/Passes.h"
 #include "passes/Async/CostModel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,13 +22,6 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-
-bool isEntry(func::FuncOp func) {
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (func.getArgAttr(i, "tfrt.io"))
-      return true;
-  return false;
-}
 
 /// The buffer `v` is a view of: an allocation, a function argument or a
 /// global.
@@ -106,7 +100,7 @@ struct AsyncGroupTasksPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (func.isExternal() || !isEntry(func))
+    if (func.isExternal() || !tfrt::isEntryFunction(func))
       return;
     Block &block = func.getBody().front();
     MLIRContext *ctx = &getContext();

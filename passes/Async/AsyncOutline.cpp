@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Async/Passes.h"
+#include "passes/MemoryPlanning/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -23,13 +24,6 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-
-bool isEntry(func::FuncOp func) {
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (func.getArgAttr(i, "tfrt.io"))
-      return true;
-  return false;
-}
 
 /// A value the body function receives as an argument: anything but the
 /// results of pure ops (which are recomputed in the body). Memrefs must
@@ -144,7 +138,7 @@ struct AsyncOutlinePass
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> entries;
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() && isEntry(func))
+      if (!func.isExternal() && tfrt::isEntryFunction(func))
         entries.push_back(func);
     for (func::FuncOp func : entries)
       if (failed(outlineIn(module, func)))

@@ -25,6 +25,15 @@ namespace tfrt {
 #define GEN_PASS_REGISTRATION
 #include "passes/MemoryPlanning/Passes.h.inc"
 
+/// Whether `func` is the model's entry after tfrt-entry-abi: some argument
+/// carries `tfrt.io`. The passes that work on the entry only use this.
+inline bool isEntryFunction(mlir::func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, "tfrt.io"))
+      return true;
+  return false;
+}
+
 } // namespace tfrt
 
 #endif // TFRT_PASSES_MEMORYPLANNING_PASSES_H

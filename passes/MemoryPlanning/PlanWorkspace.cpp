@@ -51,7 +51,7 @@ struct PlanWorkspacePass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (func.isExternal() || !isEntry(func))
+    if (func.isExternal() || !tfrt::isEntryFunction(func))
       return;
     if (alignment <= 0 || !llvm::isPowerOf2_64(alignment)) {
       func.emitError("workspace alignment must be a power of two");
@@ -181,13 +181,6 @@ struct PlanWorkspacePass
     func->setAttr("tfrt.workspace_size", builder.getI64IntegerAttr(total));
     func->setAttr("tfrt.workspace_alignment",
                   builder.getI64IntegerAttr(alignment));
-  }
-
-  static bool isEntry(func::FuncOp func) {
-    for (unsigned i = 0; i < func.getNumArguments(); ++i)
-      if (func.getArgAttr(i, "tfrt.io"))
-        return true;
-    return false;
   }
 };
 
