@@ -107,6 +107,8 @@ struct AsyncGroupTasksPass
     int64_t nextId = 0;
     SmallVector<Operation *> members;
     Access group;
+    // Ops whose effects are known, with their cost, for the kernel pass.
+    SmallVector<std::pair<Operation *, int64_t>> known;
     auto close = [&] {
       bool single = members.size() == 1;
       if (!members.empty() &&
@@ -128,9 +130,11 @@ struct AsyncGroupTasksPass
         continue;
       Access a = accessOf(&op);
       bool conflict = a.conflictsWith(group);
+      int64_t cost = a.unknown ? 0 : tfrt::async::estimateCost(&op);
+      if (!a.unknown)
+        known.push_back({&op, cost});
       bool heavy = op.getNumResults() == 0 && !a.unknown &&
-                   (isa<scf::ForallOp>(op) ||
-                    tfrt::async::estimateCost(&op) >= minTaskCost);
+                   (isa<scf::ForallOp>(op) || cost >= minTaskCost);
       if (conflict)
         close();
       if (heavy) {
@@ -144,17 +148,13 @@ struct AsyncGroupTasksPass
       return;
     // Every other kernel worth it runs as a launch of its own: its body
     // function gets each buffer as a separate noalias pointer.
-    for (Operation &op : block.without_terminator()) {
-      if (op.hasAttr("tfrt.task_group") || op.getNumResults() != 0 ||
-          isMemoryEffectFree(&op) ||
-          isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) ||
-          op.getNumRegions() == 0)
+    for (auto [op, cost] : known) {
+      if (op->hasAttr("tfrt.task_group") || op->getNumResults() != 0 ||
+          isa<memref::CopyOp>(op) || op->getNumRegions() == 0 ||
+          cost < kernelMinCost)
         continue;
-      if (accessOf(&op).unknown ||
-          tfrt::async::estimateCost(&op) < kernelMinCost)
-        continue;
-      op.setAttr("tfrt.task_group",
-                 IntegerAttr::get(IntegerType::get(ctx, 64), nextId++));
+      op->setAttr("tfrt.task_group",
+                  IntegerAttr::get(IntegerType::get(ctx, 64), nextId++));
       ++numKernels;
     }
   }
