@@ -22,6 +22,7 @@
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 #include HEADER(TFRT_MODEL)
+#include "tfrt/cuda.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -66,6 +67,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   double *times = malloc(sizeof(double) * (size_t)(n + 1));
+  double *kern = malloc(sizeof(double) * (size_t)(n + 1));
+  double *full = malloc(sizeof(double) * (size_t)(n + 1));
+  int cuda = (desc->flags & TFRT_MODEL_FLAG_CUDA) != 0;
   for (int r = 0; r <= n; ++r) {
     t0 = now_ms();
     st = CAT(TFRT_MODEL, _run)(inst, in, desc->num_inputs, out,
@@ -75,12 +79,26 @@ int main(int argc, char **argv) {
       fprintf(stderr, "error: run: %s\n", tfrt_status_message(st));
       return 1;
     }
+    float k = 0, f = 0;
+    if (cuda && (st = tfrt_cuda_last_run_times(inst, &k, &f))) {
+      fprintf(stderr, "error: device timing: %s\n", tfrt_status_message(st));
+      return 1;
+    }
+    kern[r] = k;
+    full[r] = f;
   }
   double first = times[0];
   qsort(times + 1, (size_t)n, sizeof(double), cmp);
+  qsort(kern + 1, (size_t)n, sizeof(double), cmp);
+  qsort(full + 1, (size_t)n, sizeof(double), cmp);
   printf("{\"create_ms\": %.3f, \"first_run_ms\": %.3f, \"median_ms\": %.4f, "
-         "\"min_ms\": %.4f, \"runs\": %d}\n",
+         "\"min_ms\": %.4f, \"runs\": %d",
          create, first, times[1 + n / 2], times[1], n);
+  if (cuda)
+    printf(", \"device_kernels_median_ms\": %.4f, "
+           "\"device_with_copies_median_ms\": %.4f",
+           kern[1 + n / 2], full[1 + n / 2]);
+  printf("}\n");
   CAT(TFRT_MODEL, _destroy)(inst);
   return 0;
 }

@@ -90,7 +90,8 @@ void load() {
             resolve(lib, d.cuEventDestroy, "cuEventDestroy_v2") &&
             resolve(lib, d.cuEventRecord, "cuEventRecord") &&
             resolve(lib, d.cuEventQuery, "cuEventQuery") &&
-            resolve(lib, d.cuEventSynchronize, "cuEventSynchronize");
+            resolve(lib, d.cuEventSynchronize, "cuEventSynchronize") &&
+            resolve(lib, d.cuEventElapsedTime, "cuEventElapsedTime");
   if (!ok)
     return;
   CUresult r = d.cuInit(0);

@@ -68,6 +68,9 @@ struct CudaInstance {
   CUcontext context;
   CUstream stream;
   CUevent done;
+  /// Timing events: before the input copies, before the first kernel, after
+  /// the last kernel (the output copies follow).
+  CUevent timing[3];
   bool moduleLoaded;
   CUdeviceptr workspace;
   CUdeviceptr io;
@@ -122,6 +125,9 @@ void release(CudaInstance *inst) {
       d->cuStreamSynchronize(inst->stream);
     if (inst->done)
       d->cuEventDestroy(inst->done);
+    for (CUevent e : inst->timing)
+      if (e)
+        d->cuEventDestroy(e);
     if (inst->stream)
       d->cuStreamDestroy(inst->stream);
     if (inst->io)
@@ -275,9 +281,12 @@ tfrt_status createInstance(const tfrt_model_desc *desc,
     what = "cuStreamCreate";
   }
   if (r == CUDA_SUCCESS) {
-    r = d->cuEventCreate(&inst->done, CU_EVENT_DISABLE_TIMING);
+    r = d->cuEventCreate(&inst->done, 0); // timing: tfrt_cuda_last_run_times
     what = "cuEventCreate";
   }
+  for (CUevent &e : inst->timing)
+    if (r == CUDA_SUCCESS)
+      r = d->cuEventCreate(&e, 0); // timing enabled
   CUcontext popped;
   d->cuCtxPopCurrent(&popped);
   if (r != CUDA_SUCCESS) {
@@ -342,14 +351,17 @@ TFRT_API tfrt_status tfrt_cuda_model_run(tfrt_instance *instance,
   state.functions = inst->functions;
   RunState *saved = current;
   current = &state;
+  check(d->cuEventRecord(inst->timing[0], inst->stream), "cuEventRecord");
   for (size_t i = 0; i < num_inputs; ++i)
     if (inst->bytes[i])
       check(d->cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(inst->buffers[i]),
                                  inputs[i].data, inst->bytes[i], inst->stream),
             "copying an input to the device");
+  check(d->cuEventRecord(inst->timing[1], inst->stream), "cuEventRecord");
   if (state.error == CUDA_SUCCESS)
     desc->entry(inst->buffers, inst->buffers + num_inputs,
                 reinterpret_cast<void *>(inst->workspace), nullptr);
+  check(d->cuEventRecord(inst->timing[2], inst->stream), "cuEventRecord");
   for (size_t i = 0; i < num_outputs && state.error == CUDA_SUCCESS; ++i) {
     size_t k = num_inputs + i;
     if (inst->bytes[k])
@@ -366,6 +378,31 @@ TFRT_API tfrt_status tfrt_cuda_model_run(tfrt_instance *instance,
   d->cuCtxPopCurrent(&popped);
   if (state.error != CUDA_SUCCESS)
     return driverError(desc, state.where, state.error);
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_cuda_last_run_times(tfrt_instance *instance,
+                                              float *kernels_ms,
+                                              float *with_copies_ms) {
+  if (!instance || !kernels_ms || !with_copies_ms)
+    return tfrt_status_create(TFRT_INVALID_ARGUMENT,
+                              "tfrt_cuda_last_run_times: null argument");
+  auto *inst = reinterpret_cast<CudaInstance *>(instance);
+  if (!(inst->desc->flags & TFRT_MODEL_FLAG_CUDA))
+    return tfrt_status_create(TFRT_INVALID_ARGUMENT,
+                              "tfrt_cuda_last_run_times: not a CUDA instance");
+  const Driver *d = inst->api;
+  d->cuCtxPushCurrent(inst->context);
+  // The last run waited for `done`, recorded after the other three. Before
+  // the first run the driver reports an error, returned as a status.
+  CUresult r =
+      d->cuEventElapsedTime(kernels_ms, inst->timing[1], inst->timing[2]);
+  if (r == CUDA_SUCCESS)
+    r = d->cuEventElapsedTime(with_copies_ms, inst->timing[0], inst->done);
+  CUcontext popped;
+  d->cuCtxPopCurrent(&popped);
+  if (r != CUDA_SUCCESS)
+    return driverError(inst->desc, "cuEventElapsedTime", r);
   return nullptr;
 }
 

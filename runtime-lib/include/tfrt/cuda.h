@@ -72,6 +72,14 @@ TFRT_API tfrt_status tfrt_cuda_model_run(tfrt_instance *instance,
                                          size_t num_inputs,
                                          const tfrt_tensor *outputs,
                                          size_t num_outputs);
+/** Device time of the instance's last completed run, from CUDA events on its
+ *  stream: `kernels_ms` from before the first kernel to after the last one,
+ *  `with_copies_ms` from before the input copies to after the output copies.
+ *  TFRT_INVALID_ARGUMENT for a CPU instance; a driver error before the first
+ *  run. */
+TFRT_API tfrt_status tfrt_cuda_last_run_times(tfrt_instance *instance,
+                                              float *kernels_ms,
+                                              float *with_copies_ms);
 /** Waits for the stream and releases the instance; NULL is allowed. */
 TFRT_API tfrt_status tfrt_cuda_model_destroy(tfrt_instance *instance);
 

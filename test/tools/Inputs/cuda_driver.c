@@ -38,6 +38,13 @@ int main(void) {
                         {z, TFRT_DTYPE_FLOAT32, 2, da}};
   for (int rep = 0; rep < 2; ++rep)
     report("run", m_run(inst, in, 2, out, 2));
+  /* Device time of the last run from the instance's CUDA events. */
+  float kernels_ms = -1, with_copies_ms = -1;
+  if (!report("times",
+              tfrt_cuda_last_run_times(inst, &kernels_ms, &with_copies_ms)))
+    printf("device times: %s\n", kernels_ms >= 0 && with_copies_ms >= kernels_ms
+                                     ? "plausible"
+                                     : "implausible");
   printf("y:");
   for (int i = 0; i < 8; ++i)
     printf(" %g", y[i]);
