@@ -104,6 +104,7 @@ CATEGORIES = [
 PASS = "passed"
 PASS_SPEC = "passed (specialised)"
 FAIL = "failed"
+STAGED = "staged"   # compiled for a later --stage-in run (--stage-out)
 
 
 def dtype_name(t):
@@ -134,6 +135,7 @@ class Test:
         self.specialised = []     # what was fixed at compile time
         self.seconds = 0.0
         self.sets = 0
+        self.staged = []          # --stage-out: compiled groups, see stage_group()
 
     def first_value(self, model, name):
         """The value of `name` as an initializer or, for a graph input, in
@@ -344,6 +346,7 @@ class Failure(Exception):
 
 def compile_model(test, args, model_path, work, shapes, deadline):
     cmd = [args.tfrt_compile, model_path, "--name", "m", "-o", work, "--emit=shared"]
+    cmd += args.compile_args
     for name, dims in shapes:
         cmd += ["--input-shape", "%s=%s" % (name, "x".join(str(d) for d in dims))]
     rc, out = rnt.run_cmd(cmd, deadline)
@@ -443,7 +446,10 @@ def run_test(test, args, work_root):
     os.makedirs(work)
     try:
         _run_test(test, args, work, deadline)
-        test.status = PASS_SPEC if test.specialised else PASS
+        if args.stage_out:
+            test.status = STAGED
+        else:
+            test.status = PASS_SPEC if test.specialised else PASS
     except Failure as f:
         test.status = FAIL
         classify(test, f)
@@ -509,8 +515,121 @@ def _run_test(test, args, work, deadline):
         if frozen:
             model_path = freeze(test, frozen, gwork)
         so = compile_model(test, args, model_path, gwork, shapes, deadline)
+        if args.stage_out:
+            stage_group(test, args, g, so, members)
+            continue
         for k, data, in_files, out_files, frozen, _ in members:
             run_set(test, args, so, data, in_files, out_files, frozen, gwork, deadline, k)
+
+
+# Two-stage runs (--stage-out / --stage-in): compile here, run elsewhere,
+# e.g. `--compile-arg=--target=cuda` on a machine without a GPU, then the
+# run stage on a GPU machine that has only python3 (numpy, onnx) and
+# tfrt-run. The stage directory holds, per test, each compiled group's m.so
+# and copies of the data sets' .pb files, and manifest.json.
+def stage_group(test, args, g, so, members):
+    rel = os.path.join(test.folder, test.name)
+    dst = os.path.join(args.stage_out, rel)
+    os.makedirs(os.path.join(dst, "c%d" % g), exist_ok=True)
+    shutil.copy(so, os.path.join(dst, "c%d" % g, "m.so"))
+    sets = []
+    for k, data, in_files, out_files, frozen, _ in members:
+        setname = os.path.basename(data)
+        os.makedirs(os.path.join(dst, setname), exist_ok=True)
+        for i, f in enumerate(in_files):
+            if test.inputs[i] not in frozen:
+                shutil.copy(os.path.join(data, f), os.path.join(dst, setname, f))
+        for f in out_files:
+            shutil.copy(os.path.join(data, f), os.path.join(dst, setname, f))
+        sets.append({"k": k, "data": os.path.join(rel, setname), "in_files": in_files,
+                     "out_files": out_files, "frozen": sorted(frozen)})
+    test.staged.append({"so": os.path.join(rel, "c%d" % g, "m.so"), "sets": sets})
+
+
+def write_stage_manifest(tests, args, meta):
+    entries = []
+    for t in tests:
+        entries.append({
+            "id": t.id, "status": t.status, "category": t.category, "reason": t.reason,
+            "specialised": t.specialised, "inputs": t.inputs, "outputs": t.outputs,
+            "output_types": t.output_types, "sets": t.sets, "groups": t.staged})
+    with open(os.path.join(args.stage_out, "manifest.json"), "w") as fh:
+        json.dump({"meta": meta, "tests": entries}, fh, indent=1)
+        fh.write("\n")
+
+
+def run_staged_test(entry, args, work_root):
+    """Runs one staged test; returns (status, category, reason)."""
+    if entry["status"] != STAGED:
+        return FAIL, entry["category"], entry["reason"]
+    test = Test(*entry["id"].split("/", 1), path="")
+    test.inputs, test.outputs = entry["inputs"], entry["outputs"]
+    test.output_types, test.sets = entry["output_types"], entry["sets"]
+    work = os.path.join(work_root, entry["id"])
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    deadline = time.monotonic() + args.timeout
+    try:
+        for group in entry["groups"]:
+            so = os.path.join(args.stage_in, group["so"])
+            for s in group["sets"]:
+                run_set(test, args, so, os.path.join(args.stage_in, s["data"]),
+                        s["in_files"], s["out_files"], set(s["frozen"]), work,
+                        deadline, s["k"])
+    except Failure as f:
+        return FAIL, f.category, f.reason
+    except Exception as exc:  # noqa: BLE001 - one test's error must not stop the run
+        return FAIL, "runner error", "runner error: %s: %s" % (type(exc).__name__, exc)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return (PASS_SPEC if entry["specialised"] else PASS), "", ""
+
+
+def run_stage_in(args):
+    manifest = json.load(open(os.path.join(args.stage_in, "manifest.json")))
+    entries = manifest["tests"]
+    if args.filter:
+        entries = [e for e in entries if re.search(args.filter, e["id"])]
+    work_root = tempfile.mkdtemp(prefix="tfrt-conformance-stage.")
+    print("Running %d staged tests (compiled with: %s) with %d jobs" % (
+        len(entries), " ".join(manifest["meta"].get("compile_args", [])) or "defaults",
+        args.jobs), flush=True)
+    start = time.monotonic()
+    results = {}
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(run_staged_test, e, args, work_root): e for e in entries}
+            for fut in concurrent.futures.as_completed(futures):
+                e = futures[fut]
+                results[e["id"]] = fut.result()
+                status, _, reason = results[e["id"]]
+                if status == FAIL:
+                    print("FAIL    %s: %s" % (e["id"], reason), flush=True)
+                elif not args.quiet:
+                    print("PASS    %s" % e["id"], flush=True)
+    finally:
+        shutil.rmtree(work_root, ignore_errors=True)
+    ids = [e["id"] for e in entries]
+    plain = sum(results[i][0] == PASS for i in ids)
+    spec = sum(results[i][0] == PASS_SPEC for i in ids)
+    cats = collections.Counter(results[i][1] for i in ids if results[i][0] == FAIL)
+    print()
+    print("Staged run: %d tests, %d passed (%d plain + %d specialised), %d failed, %.0f s" % (
+        len(ids), plain + spec, plain, spec, len(ids) - plain - spec,
+        time.monotonic() - start))
+    for c, n in cats.most_common():
+        print("  %4d %s" % (n, c))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"meta": manifest["meta"], "passed": plain + spec, "plain": plain,
+                       "specialised": spec, "failed": len(ids) - plain - spec,
+                       "failure_categories": dict(cats),
+                       "tests": [{"id": i, "status": results[i][0], "category": results[i][1],
+                                  "reason": results[i][2]} for i in ids]}, fh, indent=1)
+            fh.write("\n")
+    print("%d passed, %d failed" % (plain + spec, len(ids) - plain - spec))
+    return 0
 
 
 def freeze(test, frozen, work):
@@ -628,6 +747,13 @@ def parse_args(argv):
     p.add_argument("--floor", help="passing-test list: exit 1 if one of them does not pass")
     p.add_argument("--update-floor", action="store_true",
                    help="add this run's new passes to the --floor file")
+    p.add_argument("--compile-arg", dest="compile_args", action="append", default=[],
+                   help="extra tfrt-compile argument (repeatable), e.g. "
+                   "--compile-arg=--target=cuda")
+    p.add_argument("--stage-out", help="compile only: put each test's m.so and data "
+                   "into this directory with manifest.json, for a later --stage-in run")
+    p.add_argument("--stage-in", help="run only: the tests of a --stage-out directory "
+                   "(needs tfrt-run, numpy and onnx, no tfrt-compile)")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no line per test, a progress line per 100 tests (the reports "
                    "and the summary still give every result)")
@@ -639,6 +765,10 @@ def parse_args(argv):
         p.error("--jobs must be at least 1")
     if args.update_floor and not args.floor:
         p.error("--update-floor needs --floor")
+    if args.stage_out and args.stage_in:
+        p.error("--stage-out and --stage-in exclude each other")
+    if args.stage_out:
+        args.stage_out = os.path.abspath(args.stage_out)
     return args
 
 
@@ -673,6 +803,12 @@ def source_state():
 
 def main(argv):
     args = parse_args(argv)
+    if args.stage_in:
+        if not os.access(args.tfrt_run, os.X_OK):
+            print("error: %s is not an executable (pass --tfrt-run)" % args.tfrt_run,
+                  file=sys.stderr)
+            return 2
+        return run_stage_in(args)
     if not os.path.isdir(args.data_dir):
         print("SKIPPED: ONNX backend test data not found at %s (install libonnx-testdata: "
               "scripts/setup.sh)" % args.data_dir)
@@ -718,6 +854,9 @@ def main(argv):
                     elif t.status == PASS:
                         if not args.quiet:
                             print("PASS    %s (%.1fs)" % (t.id, t.seconds), flush=True)
+                    elif t.status == STAGED:
+                        if not args.quiet:
+                            print("STAGED  %s (%.1fs)" % (t.id, t.seconds), flush=True)
                     elif t.status == PASS_SPEC:
                         if not args.quiet:
                             print("PASS*   %s (%.1fs; specialised: %s)" % (
@@ -745,6 +884,19 @@ def main(argv):
     cpu = sum(r.ru_utime + r.ru_stime for r in (   # this runner, tfrt-compile,
         resource.getrusage(resource.RUSAGE_SELF),    # the linker and tfrt-run
         resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+    if args.stage_out:
+        staged = sum(t.status == STAGED for t in tests)
+        write_stage_manifest(tests, args, {
+            "generated": datetime.datetime.now(datetime.timezone.utc).strftime(
+                "%Y-%m-%d %H:%M UTC"),
+            "tfrt_compile_version": tool_version(args.tfrt_compile),
+            "source": source_state(), "compile_args": args.compile_args,
+            "folders": args.folders, "specialise": args.specialise,
+            "rtol": RTOL, "atol": ATOL, "compile_wall_s": round(wall, 1)})
+        print("\nStaged %d of %d tests in %s (%d did not compile); run them with "
+              "--stage-in" % (staged, len(tests), args.stage_out, len(tests) - staged))
+        return 0
 
     import conformance_report as report   # noqa: E402
     meta = {
