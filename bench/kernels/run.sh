@@ -26,6 +26,9 @@ gemm1024|1024x1024|1024x1024|1024x1024|
 det_conv3x3_96to24_160|1x96x160x160|24x96x3x3|1x24x160x160|strides=1,1 pads=1,1,1,1 group=1
 det_conv1x1_192_40|1x192x40x40|192x192x1x1|1x192x40x40|strides=1,1 pads=0,0,0,0 group=1
 det_dw3x3_48_160|1x48x160x160|48x1x3x3|1x48x160x160|strides=1,1 pads=1,1,1,1 group=48
+det_dw3x3s2_48_160|1x48x160x160|48x1x3x3|1x48x80x80|strides=2,2 pads=1,1,1,1 group=48
+det_dw5x5_192_40|1x192x40x40|192x1x5x5|1x192x40x40|strides=1,1 pads=2,2,2,2 group=192
+rec_dw5x5_240_12x80|1x240x12x80|240x1x5x5|1x240x12x80|strides=1,1 pads=2,2,2,2 group=240
 det_conv3x3s2_3to16_640|1x3x640x640|16x3x3x3|1x16x320x320|strides=2,2 pads=1,1,1,1 group=1
 "
 

@@ -88,4 +88,36 @@ def LowerVectors : Pass<"tfrt-lower-vectors", "mlir::func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> {
+  let summary = "Vectorize depthwise convolutions along the output columns";
+  let description = [{
+    On tensors: every f32 `linalg.depthwise_conv_2d_nchw_chw` with static
+    shapes (the graph lowering's form of a depthwise conv, input padded) is
+    replaced by `scf.for` loops over `(n, c, oh)` around one output row: the
+    row's columns are vectors of `lanes` (16: one zmm) and a tail vector of
+    the remainder; up to five vectors are computed together (their
+    accumulators stay in registers) and each kernel tap is one input-row
+    read per vector (stride 1: an unaligned load at the tap's offset;
+    stride s: `s` times as many lanes, of which a `vector.shuffle` keeps
+    every s-th) and one `vector.fma` with the tap's broadcast weight. The
+    accumulators start from the op's init (bias or zeros) and are written
+    once per row segment. Strides up to 4 and any dilation; reads that the
+    input's padding does not cover are masked (not in bounds).
+
+    Before: `linalg.depthwise_conv_2d_nchw_chw {strides = dense<1>}
+    ins(%x, %w : tensor<1x8x18x34xf32>, tensor<8x3x3xf32>)
+    outs(%b : tensor<1x8x16x32xf32>)`.
+    After: `scf.for` n, c, oh around two `vector<16xf32>` accumulators,
+    nine `vector.transfer_read` + `vector.fma` per accumulator.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "f32 lanes of one vector">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TFRT_PASSES_CODEGENCPU_PASSES

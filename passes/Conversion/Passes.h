@@ -27,6 +27,10 @@ namespace tfrt {
 /// Adds the graph -> linalg/tensor/arith/math conversion patterns.
 void populateGraphToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Adds the depthwise graph.conv -> linalg.depthwise_conv_2d_nchw_chw pattern
+/// (benefit 2, ahead of the general conv lowering; part of the above).
+void populateDepthwiseConvPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace tfrt
 
 #endif // TFRT_PASSES_CONVERSION_PASSES_H

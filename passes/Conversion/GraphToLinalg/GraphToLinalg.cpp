@@ -3856,4 +3856,5 @@ void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns) {
       CumSumLowering, GatherElementsLowering, GatherNDLowering, TriluLowering,
       OneHotLowering, TopKLowering, ScatterElementsLowering,
       ScatterNDLowering>(ctx);
+  populateDepthwiseConvPatterns(patterns);
 }

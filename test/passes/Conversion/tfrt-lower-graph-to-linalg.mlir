@@ -902,3 +902,22 @@ func.func @trilu(%x: tensor<3x4xf32>, %k: tensor<i64>) -> tensor<3x4xf32> {
   %0 = graph.trilu %x, %k {upper = true} : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// Depthwise conv (group == C == M): the named depthwise op on the padded
+// input, the weight collapsed to [C, KH, KW], the bias broadcast as init.
+// Stride 2 pads one more column at the end (whole stride groups per lane).
+
+// CHECK-LABEL: func.func @conv_depthwise
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8xf32>, %[[W:.*]]: tensor<4x1x3x3xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 0, 1]
+// CHECK: } : tensor<1x4x8x8xf32> to tensor<1x4x9x10xf32>
+// CHECK: %[[WC:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1], [2], [3]] : tensor<4x1x3x3xf32> into tensor<4x3x3xf32>
+// CHECK: %[[I:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<4xf32>)
+// CHECK: %[[R:.*]] = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %[[WC]] : tensor<1x4x9x10xf32>, tensor<4x3x3xf32>) outs(%[[I]] : tensor<1x4x4x4xf32>)
+// CHECK: return %[[R]]
+func.func @conv_depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = graph.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}

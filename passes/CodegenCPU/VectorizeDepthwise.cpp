@@ -1,0 +1,220 @@
+//===- VectorizeDepthwise.cpp - depthwise convolutions as row vectors -----===//
+//
+// Implements tfrt-vectorize-depthwise: every static f32
+// linalg.depthwise_conv_2d_nchw_chw on tensors becomes loops over (n, c, oh)
+// whose body computes a row of output columns as vectors, one FMA per kernel
+// tap and vector (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CodegenCPU/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_VECTORIZEDEPTHWISE
+#include "passes/CodegenCPU/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+
+/// The static shape of one depthwise convolution.
+struct Shape {
+  int64_t n, c, ih, iw, kh, kw, oh, ow, sh, sw, dh, dw;
+};
+
+/// Emits the body of one output row: `starts` are the first output columns
+/// of the vectors (all of `width` lanes) computed together; `maxStarts`
+/// their largest values over the enclosing loop, for the static in-bounds
+/// check of the input reads. Returns the updated output tensor.
+Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
+                  Value out, Value n, Value c, Value oh,
+                  ArrayRef<Value> weights, ArrayRef<Value> starts,
+                  ArrayRef<int64_t> maxStarts, int64_t width) {
+  Type f32 = b.getF32Type();
+  auto vecType = VectorType::get({width}, f32);
+  auto rawType = VectorType::get({width * s.sw}, f32);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  SmallVector<Value> broadcasts;
+  for (Value w : weights)
+    broadcasts.push_back(vector::BroadcastOp::create(b, loc, vecType, w));
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < width; ++i)
+    mask.push_back(i * s.sw);
+
+  SmallVector<Value> accs, cols;
+  for (Value start : starts) {
+    accs.push_back(vector::TransferReadOp::create(b, loc, vecType, out,
+                                                  ValueRange{n, c, oh, start},
+                                                  zero, ArrayRef<bool>{true}));
+    cols.push_back(
+        s.sw == 1
+            ? start
+            : arith::MulIOp::create(b, loc, start, cst(s.sw)).getResult());
+  }
+  Value rowBase =
+      s.sh == 1 ? oh : arith::MulIOp::create(b, loc, oh, cst(s.sh)).getResult();
+  for (int64_t i = 0; i < s.kh; ++i) {
+    Value row = arith::AddIOp::create(b, loc, rowBase, cst(i * s.dh));
+    for (int64_t j = 0; j < s.kw; ++j) {
+      Value w = broadcasts[i * s.kw + j];
+      for (auto [u, col] : llvm::enumerate(cols)) {
+        Value x = arith::AddIOp::create(b, loc, col, cst(j * s.dw));
+        bool inBounds = maxStarts[u] * s.sw + j * s.dw + width * s.sw <= s.iw;
+        Value v = vector::TransferReadOp::create(b, loc, rawType, in,
+                                                 ValueRange{n, c, row, x}, zero,
+                                                 ArrayRef<bool>{inBounds});
+        if (s.sw != 1)
+          v = vector::ShuffleOp::create(b, loc, vecType, v, v, mask);
+        accs[u] = vector::FMAOp::create(b, loc, v, w, accs[u]);
+      }
+    }
+  }
+  for (auto [acc, start] : llvm::zip(accs, starts))
+    out = vector::TransferWriteOp::create(b, loc, acc, out,
+                                          ValueRange{n, c, oh, start},
+                                          ArrayRef<bool>{true})
+              .getResult();
+  return out;
+}
+
+/// Vectors per group of full vectors: the largest candidate dividing
+/// `full` (5 and 4 keep accumulators, inputs and taps within 32 zmm).
+int64_t vectorsPerGroup(int64_t full) {
+  for (int64_t u : {5, 4, 3, 2})
+    if (full % u == 0)
+      return u;
+  return 1;
+}
+
+LogicalResult vectorizeOne(RewriterBase &rewriter,
+                           linalg::DepthwiseConv2DNchwChwOp op, int64_t lanes) {
+  if (!op.hasPureTensorSemantics())
+    return failure();
+  Value in = op.getInputs()[0], filter = op.getInputs()[1],
+        init = op.getOutputs()[0];
+  auto it = dyn_cast<RankedTensorType>(in.getType());
+  auto ft = dyn_cast<RankedTensorType>(filter.getType());
+  auto ot = dyn_cast<RankedTensorType>(init.getType());
+  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
+      !ot.hasStaticShape() || !it.getElementType().isF32() ||
+      !ft.getElementType().isF32() || !ot.getElementType().isF32())
+    return failure();
+  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  if (strides.size() != 2 || dilations.size() != 2)
+    return failure();
+  Shape s;
+  s.n = ot.getDimSize(0);
+  s.c = ot.getDimSize(1);
+  s.ih = it.getDimSize(2);
+  s.iw = it.getDimSize(3);
+  s.kh = ft.getDimSize(1);
+  s.kw = ft.getDimSize(2);
+  s.oh = ot.getDimSize(2);
+  s.ow = ot.getDimSize(3);
+  s.sh = strides[0];
+  s.sw = strides[1];
+  s.dh = dilations[0];
+  s.dw = dilations[1];
+  // Strides beyond 4 would read mostly unused lanes; leave them to loops.
+  if (s.sw < 1 || s.sw > 4 || s.kh * s.kw > 49 || s.ow < 1)
+    return failure();
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto cst = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
+  int64_t full = s.ow / lanes, tail = s.ow % lanes;
+  int64_t perGroup = vectorsPerGroup(full);
+  int64_t groups = full / perGroup;
+
+  auto nLoop = scf::ForOp::create(
+      rewriter, loc, c0, cst(rewriter, s.n), c1, ValueRange{init},
+      [&](OpBuilder &b, Location l, Value n, ValueRange nIter) {
+        auto cLoop = scf::ForOp::create(
+            b, l, c0, cst(b, s.c), c1, nIter,
+            [&](OpBuilder &b, Location l, Value c, ValueRange cIter) {
+              SmallVector<Value> weights;
+              for (int64_t i = 0; i < s.kh; ++i)
+                for (int64_t j = 0; j < s.kw; ++j)
+                  weights.push_back(tensor::ExtractOp::create(
+                      b, l, filter, ValueRange{c, cst(b, i), cst(b, j)}));
+              auto hLoop = scf::ForOp::create(
+                  b, l, c0, cst(b, s.oh), c1, cIter,
+                  [&](OpBuilder &b, Location l, Value oh, ValueRange hIter) {
+                    Value out = hIter[0];
+                    int64_t step = perGroup * lanes;
+                    if (groups > 1) {
+                      auto gLoop = scf::ForOp::create(
+                          b, l, c0, cst(b, groups * step), cst(b, step),
+                          ValueRange{out},
+                          [&](OpBuilder &b, Location l, Value ow,
+                              ValueRange gIter) {
+                            SmallVector<Value> starts;
+                            SmallVector<int64_t> maxStarts;
+                            for (int64_t u = 0; u < perGroup; ++u) {
+                              starts.push_back(arith::AddIOp::create(
+                                  b, l, ow, cst(b, u * lanes)));
+                              maxStarts.push_back((groups - 1) * step +
+                                                  u * lanes);
+                            }
+                            Value r =
+                                emitVectors(b, l, s, in, gIter[0], n, c, oh,
+                                            weights, starts, maxStarts, lanes);
+                            scf::YieldOp::create(b, l, r);
+                          });
+                      out = gLoop.getResult(0);
+                    } else if (groups == 1) {
+                      SmallVector<Value> starts;
+                      SmallVector<int64_t> maxStarts;
+                      for (int64_t u = 0; u < perGroup; ++u) {
+                        starts.push_back(cst(b, u * lanes));
+                        maxStarts.push_back(u * lanes);
+                      }
+                      out = emitVectors(b, l, s, in, out, n, c, oh, weights,
+                                        starts, maxStarts, lanes);
+                    }
+                    if (tail) {
+                      int64_t start = full * lanes;
+                      out = emitVectors(b, l, s, in, out, n, c, oh, weights,
+                                        {cst(b, start)}, {start}, tail);
+                    }
+                    scf::YieldOp::create(b, l, out);
+                  });
+              scf::YieldOp::create(b, l, hLoop.getResult(0));
+            });
+        scf::YieldOp::create(b, l, cLoop.getResult(0));
+      });
+  rewriter.replaceOp(op, nLoop.getResult(0));
+  return success();
+}
+
+struct VectorizeDepthwisePass
+    : public tfrt::impl::VectorizeDepthwiseBase<VectorizeDepthwisePass> {
+  using VectorizeDepthwiseBase::VectorizeDepthwiseBase;
+
+  void runOnOperation() override {
+    if (lanes < 1) {
+      getOperation().emitError("tfrt-vectorize-depthwise: lanes must be >= 1");
+      return signalPassFailure();
+    }
+    SmallVector<linalg::DepthwiseConv2DNchwChwOp> ops;
+    getOperation().walk(
+        [&](linalg::DepthwiseConv2DNchwChwOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (linalg::DepthwiseConv2DNchwChwOp op : ops)
+      (void)vectorizeOne(rewriter, op, lanes);
+  }
+};
+} // namespace

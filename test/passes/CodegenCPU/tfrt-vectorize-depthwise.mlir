@@ -1,0 +1,86 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise -canonicalize -cse | FileCheck %s
+
+// Stride 1, 3x3, 32 output columns: loops over n (one trip, folded), c and
+// oh; per row two
+// vectors of 16 lanes read from the init, nine taps (an unaligned row read
+// at the tap's column and an FMA with the broadcast weight) each, one write.
+// CHECK-LABEL: func.func @dw3x3
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8x18x34xf32>, %[[W:.*]]: tensor<8x3x3xf32>, %[[B:.*]]: tensor<1x8x16x32xf32>)
+// CHECK: scf.for %[[C:.*]] = %c0 to %c8 step %c1
+// CHECK: tensor.extract %[[W]][%[[C]], %c0, %c0]
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c16 step %c1
+// CHECK: %[[A0:.*]] = vector.transfer_read %{{.*}}[%c0, %[[C]], %[[OH]], %c0]{{.*}}{in_bounds = [true]} : tensor<1x8x16x32xf32>, vector<16xf32>
+// CHECK: %[[A1:.*]] = vector.transfer_read %{{.*}}[%c0, %[[C]], %[[OH]], %c16]{{.*}}{in_bounds = [true]} : tensor<1x8x16x32xf32>, vector<16xf32>
+// CHECK: %[[X0:.*]] = vector.transfer_read %[[X]][%c0, %[[C]], %[[OH]], %c0]{{.*}}{in_bounds = [true]} : tensor<1x8x18x34xf32>, vector<16xf32>
+// CHECK: vector.fma %[[X0]], %{{.*}}, %[[A0]] : vector<16xf32>
+// CHECK: %[[X1:.*]] = vector.transfer_read %[[X]][%c0, %[[C]], %[[OH]], %c16]{{.*}} : tensor<1x8x18x34xf32>, vector<16xf32>
+// CHECK: vector.fma %[[X1]], %{{.*}}, %[[A1]] : vector<16xf32>
+// CHECK: vector.transfer_read %[[X]][%c0, %[[C]], %[[OH]], %c1]
+// CHECK-COUNT-16: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write %{{.*}}[%c0, %[[C]], %[[OH]], %c0] {in_bounds = [true]} : vector<16xf32>, tensor<1x8x16x32xf32>
+// CHECK: vector.transfer_write %{{.*}}[%c0, %[[C]], %[[OH]], %c16] {in_bounds = [true]} : vector<16xf32>, tensor<1x8x16x32xf32>
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+func.func @dw3x3(%x: tensor<1x8x18x34xf32>, %w: tensor<8x3x3xf32>, %b: tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x18x34xf32>, tensor<8x3x3xf32>) outs(%b : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
+  return %r : tensor<1x8x16x32xf32>
+}
+
+// -----
+
+// Stride 2 with a tail: 20 output columns are a 16-lane vector and a 4-lane
+// one; each reads twice its lanes and keeps the even ones. The input has the
+// extra column of the graph lowering, so every read is in bounds.
+// CHECK-LABEL: func.func @dw3x3_s2
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c10 step %c1
+// CHECK: %[[R:.*]] = arith.muli %[[OH]], %c2
+// CHECK: %[[V:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %[[R]], %c0]{{.*}}{in_bounds = [true]} : tensor<1x4x21x42xf32>, vector<32xf32>
+// CHECK: vector.shuffle %[[V]], %[[V]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xf32>, vector<32xf32>
+// CHECK: vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %[[R]], %c32]{{.*}}{in_bounds = [true]} : tensor<1x4x21x42xf32>, vector<8xf32>
+// CHECK: vector.shuffle {{.*}} [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+// CHECK: vector.fma {{.*}} : vector<4xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4xf32>, tensor<1x4x10x20xf32>
+func.func @dw3x3_s2(%x: tensor<1x4x21x42xf32>, %w: tensor<4x3x3xf32>, %b: tensor<1x4x10x20xf32>) -> tensor<1x4x10x20xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x4x21x42xf32>, tensor<4x3x3xf32>) outs(%b : tensor<1x4x10x20xf32>) -> tensor<1x4x10x20xf32>
+  return %r : tensor<1x4x10x20xf32>
+}
+
+// -----
+
+// Ten vectors per row are two groups of five in a loop over the columns.
+// CHECK-LABEL: func.func @dw5x5_wide
+// CHECK: scf.for %{{.*}} = %c0 to %c160 step %c80
+// CHECK-COUNT-125: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.fma
+func.func @dw5x5_wide(%x: tensor<1x2x5x164xf32>, %w: tensor<2x5x5xf32>, %b: tensor<1x2x1x160xf32>) -> tensor<1x2x1x160xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x5x164xf32>, tensor<2x5x5xf32>) outs(%b : tensor<1x2x1x160xf32>) -> tensor<1x2x1x160xf32>
+  return %r : tensor<1x2x1x160xf32>
+}
+
+// -----
+
+// Without the extra column (an input of exactly the windows' extent) the
+// stride-2 reads of the taps past the first would pass the end of the row:
+// they are not in bounds (masked).
+// CHECK-LABEL: func.func @dw_s2_exact
+// CHECK: vector.transfer_read %arg0[%c0, %c0, %c0, %c1], %cst {in_bounds = [true]} : tensor<1x1x3x33xf32>, vector<32xf32>
+// CHECK: vector.transfer_read %arg0[%c0, %c0, %c0, %c2], %cst : tensor<1x1x3x33xf32>, vector<32xf32>
+func.func @dw_s2_exact(%x: tensor<1x1x3x33xf32>, %w: tensor<1x3x3xf32>, %b: tensor<1x1x1x16xf32>) -> tensor<1x1x1x16xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x3x33xf32>, tensor<1x3x3xf32>) outs(%b : tensor<1x1x1x16xf32>) -> tensor<1x1x1x16xf32>
+  return %r : tensor<1x1x1x16xf32>
+}
+
+// -----
+
+// Other element types are left alone.
+// CHECK-LABEL: func.func @f16
+// CHECK: linalg.depthwise_conv_2d_nchw_chw
+func.func @f16(%x: tensor<1x2x3x18xf16>, %w: tensor<2x3x3xf16>, %b: tensor<1x2x1x16xf16>) -> tensor<1x2x1x16xf16> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x3x18xf16>, tensor<2x3x3xf16>) outs(%b : tensor<1x2x1x16xf16>) -> tensor<1x2x1x16xf16>
+  return %r : tensor<1x2x1x16xf16>
+}
