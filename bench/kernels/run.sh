@@ -8,6 +8,7 @@
 #   PEAK_GFLOPS=   the 1-core FP32 peak measured in the same session (e.g. with
 #                  the team's peak_fma tool); without it no "% of peak" column
 #   RUNS=30 WARMUP=5 ROUNDS=3   timed runs per round, median of round medians
+#   JSON_OUT=      also append one JSON object per kernel to this file
 #   BUILD_DIR=build, OUT_DIR=build/bench/kernels
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -86,5 +87,13 @@ gf = fl / (med * 1e-3) / 1e9
 pct = " %5.1f%% of peak" % (100 * gf / float(peak)) if peak else ""
 print("%-26s %9.3f ms (round medians %.3f..%.3f) %8.1f GFLOP/s%s  compile %.1f s"
       % (name, med, min(ms), max(ms), gf, pct, cs))
+import json, os
+if os.environ.get("JSON_OUT"):
+    with open(os.environ["JSON_OUT"], "a") as fh:
+        fh.write(json.dumps({"kernel": name, "flop": fl, "median_ms": med,
+                             "round_medians_ms": ms, "gflops": round(gf, 2),
+                             "peak_gflops": float(peak) if peak else None,
+                             "pct_of_peak": round(100 * gf / float(peak), 1) if peak else None,
+                             "compile_s": round(float(cs), 2)}) + "\n")
 PYEOF
 done

@@ -8,6 +8,7 @@
 #   RUNS=           timed runs per tool and round (default: 200 cls, 30 det/rec)
 #   WARMUP=10       untimed runs before each timed batch
 #   ORT_THREADS="1 2", OURS_THREADS="1 2"  (ours: tfrt-run --threads=N)
+#   JSON_OUT=       also append one JSON object per model to this file
 #   BUILD_DIR=build, MODELS_DIR=third_party/npm/package/assets,
 #   ORT_DIR=third_party/npm/ort, OUT_DIR=build/bench/models
 #
@@ -85,6 +86,11 @@ for name in "${@:-cls det rec}"; do
 np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
       "$OUT_DIR/$model.x.npy" "$shape"
     runs=${RUNS:-$([ "$model" = cls ] && echo 200 || echo 30)}
+    # How quiet the machine is: CPUs kept busy by others over 2 s of our idling.
+    busy=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat; sleep 2;
+           awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat)
+    busy=$(echo "$busy" | awk -v n="$(nproc)" 'NR==1{b=$1; i=$2} NR==2{db=$1-b; di=$2-i; printf "%.2f", (db+di) ? n*db/(db+di) : 0}')
+    echo "$model: background load before the runs: $busy of $(nproc) CPUs busy"
     for t in $OURS_THREADS; do : >"$OUT_DIR/$model.ours$t"; : >"$OUT_DIR/$model.ours$t.load"; done
     for t in $ORT_THREADS; do : >"$OUT_DIR/$model.ort$t"; : >"$OUT_DIR/$model.ort$t.load"; done
     # /usr/bin/time: peak RSS (KiB), user+system and elapsed seconds.
@@ -128,5 +134,29 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
       fi
     done
     unset med
+    if [ -n "${JSON_OUT:-}" ]; then
+      "$PY" - "$OUT_DIR" "$model" "$shape" "$compile_s" "$ROUNDS" "$runs" "$busy" \
+        "$OURS_THREADS" "$ORT_THREADS" >>"$JSON_OUT" <<'PYEOF'
+import json, statistics, sys
+d, model, shape, cs, rounds, runs, busy, ours_t, ort_t = sys.argv[1:10]
+def tool(prefix, t):
+    rows = [l.split() for l in open("%s/%s.%s%s" % (d, model, prefix, t)) if l.strip()]
+    load = [l.split() for l in open("%s/%s.%s%s.load" % (d, model, prefix, t)) if l.strip()]
+    if not rows:
+        return None
+    meds = sorted(float(r[0]) for r in rows)
+    return {"median_ms": statistics.median(meds), "round_medians_ms": meds,
+            "best_ms": min(float(r[1]) for r in rows),
+            "peak_rss_mib": round(statistics.median(int(l[0]) for l in load) / 1024, 1) if load else None,
+            "cpu_per_wall": statistics.median(float(l[1]) for l in load) if load else None}
+r = {"model": model, "shape": shape, "compile_s": round(float(cs), 2), "rounds": int(rounds),
+     "runs": int(runs), "background_busy_cpus": float(busy),
+     "ours": {t: tool("ours", t) for t in ours_t.split()},
+     "ort": {t: tool("ort", t) for t in ort_t.split()}}
+r["ratio"] = {t: round(r["ours"][t]["median_ms"] / r["ort"][t]["median_ms"], 3)
+              for t in r["ours"] if r["ours"].get(t) and r["ort"].get(t)}
+print(json.dumps(r))
+PYEOF
+    fi
   done
 done
