@@ -52,8 +52,10 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
                                const PipelineOptions &opts) {
   pm.addNestedPass<func::FuncOp>(createLowerGraphToLinalg());
   addUpstream(pm, "canonicalize,cse");
-  if (opts.optLevel >= 1)
-    addUpstream(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize,cse");
+  if (opts.optLevel >= 1) {
+    pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+    addUpstream(pm, "canonicalize,cse");
+  }
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;
     schedule.minTaskCost = opts.parallelMinTaskCost;

@@ -120,4 +120,27 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
                            "::mlir::vector::VectorDialect"];
 }
 
+def FuseElementwise : Pass<"tfrt-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Elementwise fusion that never recomputes a producer";
+  let description = [{
+    The patterns of upstream `linalg-fuse-elementwise-ops` (producer into
+    consumer generic, reshape propagation by expansion, constant folding,
+    the same canonicalizations, top-down) with one more condition on each
+    fusion: a producer is not folded into an op with reduction loops that
+    reads it through a map leaving loops out. Such a consumer is a
+    convolution or a matrix product, and the producer (a batch norm, a hard
+    swish, the SE scale of the previous layer) would be evaluated once per
+    multiply-accumulate instead of once per element; it also keeps the
+    contraction's body `out + in * w` that the vectorizing passes match.
+    Fusion into elementwise ops and into reductions that read each element
+    once (softmax, layer norm) is unchanged.
+
+    Before: a hard-swish generic feeding a 1x1 convolution generic.
+    After: both stay; the convolution's body remains a multiply-add.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TFRT_PASSES_CODEGENCPU_PASSES

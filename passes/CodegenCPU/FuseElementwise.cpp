@@ -1,0 +1,59 @@
+//===- FuseElementwise.cpp - elementwise fusion without recomputation -----===//
+//
+// Implements tfrt-fuse-elementwise: upstream's elementwise fusion and reshape
+// propagation patterns (the set of linalg-fuse-elementwise-ops) with a
+// control that keeps producers out of contractions that would recompute
+// them (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CodegenCPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_FUSEELEMENTWISE
+#include "passes/CodegenCPU/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+/// Whether folding the producer of `operand` into its owner would evaluate
+/// the producer more than once per element: the owner has reduction loops
+/// (a convolution, a matrix product) and reads the operand through a map
+/// that leaves some loops out.
+bool recomputes(OpOperand *operand) {
+  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+  if (!consumer || consumer.getNumReductionLoops() == 0)
+    return false;
+  return !consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+struct FuseElementwisePass
+    : public tfrt::impl::FuseElementwiseBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    linalg::ControlFusionFn control = [](OpOperand *operand) {
+      Operation *producer = operand->get().getDefiningOp();
+      return producer && producer->hasOneUse() && !recomputes(operand);
+    };
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    tensor::populateBubbleUpExpandShapePatterns(patterns);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
+        patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                GreedyRewriteConfig().setUseTopDownTraversal());
+  }
+};
+} // namespace
