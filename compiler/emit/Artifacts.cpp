@@ -258,14 +258,12 @@ std::string tfrt::emitHeader(const std::string &name,
   return s;
 }
 
-std::string tfrt::emitMetadata(const std::string &name,
-                               const ModelSignature &sig,
-                               uint64_t workspaceBytes,
-                               uint64_t workspaceAlignment,
-                               const ResolvedTarget &target, unsigned optLevel,
-                               const std::string &modelFile,
-                               const std::string &modelSha256,
-                               const std::string &artifact) {
+std::string
+tfrt::emitMetadata(const std::string &name, const ModelSignature &sig,
+                   uint64_t workspaceBytes, uint64_t workspaceAlignment,
+                   const ResolvedTarget &target, unsigned optLevel,
+                   const std::string &modelFile, const std::string &modelSha256,
+                   const std::string &artifact, const ProfileTable *profile) {
   auto tensors = [](const std::vector<TensorSignature> &v) {
     llvm::json::Array a;
     for (const TensorSignature &t : v) {
@@ -302,6 +300,25 @@ std::string tfrt::emitMetadata(const std::string &name,
                          name + "_run_async", name + "_input_info",
                          name + "_output_info"}},
   };
+  if (profile) {
+    // The profiling build's table (tfrt/profile.h), entry by entry.
+    llvm::json::Array entries;
+    for (auto [i, e] : llvm::enumerate(profile->entries)) {
+      llvm::json::Object o{{"index", static_cast<int64_t>(i)},
+                           {"kind", e.kind == ProfileEntry::Launch ? "launch"
+                                    : e.kind == ProfileEntry::Kernel
+                                        ? "kernel"
+                                        : "inline"},
+                           {"nodes", llvm::json::Array(e.nodes)},
+                           {"ops", llvm::json::Array(e.ops)},
+                           {"flops", e.flops}};
+      if (e.kind == ProfileEntry::Launch)
+        o["iterations"] = e.iterations;
+      entries.push_back(std::move(o));
+    }
+    root["profile"] = llvm::json::Object{{"launches", profile->numLaunches},
+                                         {"entries", std::move(entries)}};
+  }
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";

@@ -149,6 +149,47 @@ llvm::Expected<tfrt::ModelSignature> tfrt::extractSignature(ModuleOp module) {
   return sig;
 }
 
+std::optional<tfrt::ProfileTable> tfrt::extractProfile(ModuleOp module) {
+  auto attr = module->getAttrOfType<DictionaryAttr>("tfrt.profile");
+  if (!attr)
+    return std::nullopt;
+  ProfileTable table;
+  if (auto n = attr.getAs<IntegerAttr>("launches"))
+    table.numLaunches = n.getInt();
+  auto strings = [](DictionaryAttr d, StringRef key) {
+    std::vector<std::string> out;
+    if (auto a = d.getAs<ArrayAttr>(key))
+      for (Attribute e : a)
+        if (auto str = dyn_cast<StringAttr>(e))
+          out.push_back(str.str());
+    return out;
+  };
+  if (auto entries = attr.getAs<ArrayAttr>("entries"))
+    for (Attribute a : entries) {
+      auto d = dyn_cast<DictionaryAttr>(a);
+      if (!d)
+        continue;
+      ProfileEntry e;
+      auto kind = d.getAs<StringAttr>("kind");
+      e.kind = !kind                         ? ProfileEntry::Inline
+               : kind.getValue() == "launch" ? ProfileEntry::Launch
+               : kind.getValue() == "kernel" ? ProfileEntry::Kernel
+                                             : ProfileEntry::Inline;
+      e.nodes = strings(d, "nodes");
+      e.ops = strings(d, "ops");
+      if (auto f = d.getAs<IntegerAttr>("flops"))
+        e.flops = f.getInt();
+      if (auto n = d.getAs<IntegerAttr>("iterations"))
+        e.iterations = n.getInt();
+      if (auto l = d.getAs<FlatSymbolRefAttr>("launch"))
+        e.launch = l.getValue().str();
+      else if (auto l = d.getAs<StringAttr>("launch"))
+        e.launch = l.str();
+      table.entries.push_back(std::move(e));
+    }
+  return table;
+}
+
 namespace {
 /// TFRT_MODEL_ABI_VERSION of runtime-lib/include/tfrt/runtime.h.
 constexpr uint32_t kModelAbiVersion = 2;
@@ -158,7 +199,11 @@ constexpr uint32_t kModelAbiVersion = 2;
 /// trampoline to tfrt_run_parallel_for (the run's pool and cancellation
 /// flag), which calls
 /// `<compute>_par<K>_body(begin, end, captures...)` on chunks of [0, n).
-llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
+///
+/// In a profiling build (`profile`), each launch calls
+/// tfrt_run_parallel_for_profiled with its profile entry instead.
+llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute,
+                                   const tfrt::ProfileTable *profile) {
   llvm::LLVMContext &ctx = m.getContext();
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   auto *i64 = llvm::Type::getInt64Ty(ctx);
@@ -171,9 +216,21 @@ llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
       launches.push_back(&f);
   if (launches.empty())
     return llvm::Error::success();
-  llvm::FunctionCallee parallelFor = m.getOrInsertFunction(
-      "tfrt_run_parallel_for",
-      llvm::FunctionType::get(voidTy, {ptrTy, i64, ptrTy, ptrTy}, false));
+  llvm::FunctionCallee parallelFor;
+  llvm::StringMap<int64_t> entryOf;
+  if (profile) {
+    parallelFor = m.getOrInsertFunction(
+        "tfrt_run_parallel_for_profiled",
+        llvm::FunctionType::get(voidTy, {ptrTy, i64, ptrTy, ptrTy, i64},
+                                false));
+    for (auto [i, e] : llvm::enumerate(profile->entries))
+      if (e.kind == tfrt::ProfileEntry::Launch)
+        entryOf[e.launch] = i;
+  } else {
+    parallelFor = m.getOrInsertFunction(
+        "tfrt_run_parallel_for",
+        llvm::FunctionType::get(voidTy, {ptrTy, i64, ptrTy, ptrTy}, false));
+  }
   for (llvm::Function *launch : launches) {
     llvm::StringRef base = launch->getName().drop_back(strlen("_launch"));
     llvm::Function *body = m.getFunction((base + "_body").str());
@@ -208,8 +265,18 @@ llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
     for (unsigned i = 0; i < fields.size(); ++i)
       b.CreateStore(launch->getArg(i + 2),
                     b.CreateStructGEP(recordTy, record, i));
-    b.CreateCall(parallelFor,
-                 {launch->getArg(0), launch->getArg(1), tramp, record});
+    if (profile) {
+      auto it = entryOf.find(launch->getName());
+      if (it == entryOf.end())
+        return makeError("internal error: " + launch->getName() +
+                         " has no profile entry");
+      b.CreateCall(parallelFor,
+                   {launch->getArg(0), launch->getArg(1), tramp, record,
+                    llvm::ConstantInt::get(i64, it->second)});
+    } else {
+      b.CreateCall(parallelFor,
+                   {launch->getArg(0), launch->getArg(1), tramp, record});
+    }
     b.CreateRetVoid();
   }
   return llvm::Error::success();
@@ -218,7 +285,7 @@ llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute) {
 /// Adds the descriptor, the entry trampoline and the API functions.
 llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
                         const tfrt::ModelSignature &sig, uint64_t wsBytes,
-                        uint64_t wsAlign) {
+                        uint64_t wsAlign, const tfrt::ProfileTable *profile) {
   llvm::LLVMContext &ctx = m.getContext();
   llvm::Function *compute = m.getFunction(name + "_compute");
   if (!compute)
@@ -242,7 +309,7 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   auto *voidTy = llvm::Type::getVoidTy(ctx);
 
-  if (auto e = defineParallelLaunches(m, compute->getName()))
+  if (auto e = defineParallelLaunches(m, compute->getName(), profile))
     return e;
 
   // void <name>_entry(void *const *in, void *const *out, void *ws,
@@ -312,17 +379,51 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
   // struct tfrt_model_desc (see runtime-lib/include/tfrt/runtime.h)
   auto *modelTy = llvm::StructType::get(
       ctx, {i32, i32, i32, i32, ptrTy, ptrTy, ptrTy, i64, i64, ptrTy});
-  auto *desc = new llvm::GlobalVariable(
-      m, modelTy, true, llvm::GlobalValue::InternalLinkage,
-      llvm::ConstantStruct::get(
-          modelTy,
-          {llvm::ConstantInt::get(i32, kModelAbiVersion),
-           llvm::ConstantInt::get(i32, numIn),
-           llvm::ConstantInt::get(i32, numOut), llvm::ConstantInt::get(i32, 0),
-           cstring(name, name + "_model_name"), inputs, outputs,
-           llvm::ConstantInt::get(i64, wsBytes),
-           llvm::ConstantInt::get(i64, wsAlign), entry}),
-      name + "_desc");
+  llvm::Constant *model = llvm::ConstantStruct::get(
+      modelTy,
+      {llvm::ConstantInt::get(i32, kModelAbiVersion),
+       llvm::ConstantInt::get(i32, numIn), llvm::ConstantInt::get(i32, numOut),
+       llvm::ConstantInt::get(i32, profile ? 2 /* TFRT_MODEL_FLAG_PROFILE */
+                                           : 0),
+       cstring(name, name + "_model_name"), inputs, outputs,
+       llvm::ConstantInt::get(i64, wsBytes),
+       llvm::ConstantInt::get(i64, wsAlign), entry});
+  if (profile) {
+    // struct tfrt_profiled_model_desc { tfrt_model_desc model;
+    //   const tfrt_profile_desc *profile; } (tfrt/profile.h)
+    // struct tfrt_profile_entry_desc { const char *nodes, *ops; u64 flops;
+    //   u32 kind, iterations; }
+    auto *entryTy = llvm::StructType::get(ctx, {ptrTy, ptrTy, i64, i32, i32});
+    SmallVector<llvm::Constant *> entries;
+    for (auto [i, e] : llvm::enumerate(profile->entries)) {
+      std::string base = name + "_profile" + std::to_string(i);
+      entries.push_back(llvm::ConstantStruct::get(
+          entryTy, {cstring(llvm::join(e.nodes, ","), base + "_nodes"),
+                    cstring(llvm::join(e.ops, ","), base + "_ops"),
+                    llvm::ConstantInt::get(i64, e.flops),
+                    llvm::ConstantInt::get(i32, e.kind),
+                    llvm::ConstantInt::get(i32, e.iterations)}));
+    }
+    auto *arrTy = llvm::ArrayType::get(entryTy, entries.size());
+    auto *table = new llvm::GlobalVariable(
+        m, arrTy, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantArray::get(arrTy, entries), name + "_profile_entries");
+    // struct tfrt_profile_desc { u32 num_entries, num_launches;
+    //   const tfrt_profile_entry_desc *entries; }
+    auto *profileTy = llvm::StructType::get(ctx, {i32, i32, ptrTy});
+    auto *profileDesc = new llvm::GlobalVariable(
+        m, profileTy, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantStruct::get(
+            profileTy,
+            {llvm::ConstantInt::get(i32, profile->entries.size()),
+             llvm::ConstantInt::get(i32, profile->numLaunches), table}),
+        name + "_profile");
+    auto *profiledTy = llvm::StructType::get(ctx, {modelTy, ptrTy});
+    model = llvm::ConstantStruct::get(profiledTy, {model, profileDesc});
+  }
+  auto *desc = new llvm::GlobalVariable(m, model->getType(), true,
+                                        llvm::GlobalValue::InternalLinkage,
+                                        model, name + "_desc");
   desc->setAlignment(llvm::Align(8));
 
   // Exported API: thin forwards into runtime-lib.
@@ -384,7 +485,8 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
 llvm::Expected<std::string>
 tfrt::emitModelCode(ModuleOp module, const std::string &name,
                     const ModelSignature &sig, const TargetOptions &target,
-                    OutputKind kind, ResolvedTarget &resolved) {
+                    OutputKind kind, ResolvedTarget &resolved,
+                    const ProfileTable *profile) {
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargets();
   llvm::InitializeAllTargetMCs();
@@ -405,6 +507,8 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
     if (op->hasAttr("arg_attrs"))
       op->removeAttr("arg_attrs");
   });
+  // The caller read the profile table (extractProfile) if it wants one.
+  module->removeAttr("tfrt.profile");
   auto clock = std::chrono::steady_clock::now();
   // --target=cuda modules carry tfrt.cuda.* facts and a gpu.binary.
   std::optional<CudaAbiInfo> cuda = collectCudaAbiInfo(module);
@@ -466,7 +570,7 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   if (cuda)
     if (auto e = prepareCudaModule(*m, name))
       return std::move(e);
-  if (auto e = addModelAbi(*m, name, sig, wsBytes, wsAlign))
+  if (auto e = addModelAbi(*m, name, sig, wsBytes, wsAlign, profile))
     return std::move(e);
   if (cuda)
     if (auto e = finishCudaModule(*m, name, *cuda))

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,13 +60,36 @@ struct ResolvedTarget {
 
 enum class OutputKind { Object, Assembly, LlvmIr };
 
+/// One entry of a profiling build's table (tfrt/profile.h): a launch, a
+/// kernel left inline, or (the last entry) the rest of the inline code.
+struct ProfileEntry {
+  enum Kind { Launch = 0, Kernel = 1, Inline = 2 } kind = Inline;
+  std::vector<std::string> nodes, ops;
+  int64_t flops = 0;
+  int64_t iterations = 0;
+  /// The launch function, for launches.
+  std::string launch;
+};
+
+/// The table tfrt-async-outline{profile=1} describes in the module's
+/// `tfrt.profile` attribute, in entry order.
+struct ProfileTable {
+  int64_t numLaunches = 0;
+  std::vector<ProfileEntry> entries;
+};
+
+/// Reads the module's `tfrt.profile` attribute; nullopt without one.
+std::optional<ProfileTable> extractProfile(mlir::ModuleOp module);
+
 /// Lowers `llvmDialectModule` (output of the LLVM phase) to the requested
 /// form, adding the descriptor and the `<name>_*` API functions, making
-/// everything else internal.
+/// everything else internal. With `profile` (a profiling build) the launches
+/// call tfrt_run_parallel_for_profiled and the descriptor carries the table.
 llvm::Expected<std::string>
 emitModelCode(mlir::ModuleOp llvmDialectModule, const std::string &name,
               const ModelSignature &sig, const TargetOptions &target,
-              OutputKind kind, ResolvedTarget &resolved);
+              OutputKind kind, ResolvedTarget &resolved,
+              const ProfileTable *profile = nullptr);
 
 /// The generated C header (with a small C++ wrapper class).
 std::string emitHeader(const std::string &name, const ModelSignature &sig,
@@ -77,7 +101,8 @@ std::string emitMetadata(const std::string &name, const ModelSignature &sig,
                          const ResolvedTarget &target, unsigned optLevel,
                          const std::string &modelFile,
                          const std::string &modelSha256,
-                         const std::string &artifact);
+                         const std::string &artifact,
+                         const ProfileTable *profile = nullptr);
 
 /// A deterministic GNU archive holding `object` as `<name>.o`.
 llvm::Expected<std::string> makeArchive(const std::string &name,

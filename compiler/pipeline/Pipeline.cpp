@@ -46,6 +46,8 @@ void tfrt::buildGraphPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(graph::createSpecializeShapes(o));
   if (opts.optLevel >= 1)
     pm.addNestedPass<func::FuncOp>(graph::createSimplifyGraph());
+  if (opts.profile)
+    pm.addNestedPass<func::FuncOp>(createProfileTagOps());
 }
 
 void tfrt::buildLinalgPipeline(OpPassManager &pm,
@@ -56,6 +58,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseElementwise());
     addUpstream(pm, "canonicalize,cse");
   }
+  if (opts.profile)
+    pm.addNestedPass<func::FuncOp>(createProfileCountFlops());
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;
     schedule.minTaskCost = opts.parallelMinTaskCost;
@@ -91,8 +95,11 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   ws.alignment = opts.workspaceAlignment;
   pm.addNestedPass<func::FuncOp>(createPlanWorkspace(ws));
   pm.addNestedPass<func::FuncOp>(createLowerCopies());
-  if (opts.cpuKernels && opts.parallelLoops)
-    pm.addPass(createAsyncOutline());
+  if (opts.cpuKernels && opts.parallelLoops) {
+    AsyncOutlineOptions outline;
+    outline.profile = opts.profile;
+    pm.addPass(createAsyncOutline(outline));
+  }
   // Parallel loops the outliner left (none expected) run sequentially.
   addUpstream(pm, "func.func(scf-forall-to-for)");
 }

@@ -61,6 +61,12 @@ struct PipelineOptions {
   /// are separate noalias pointers: LLVM then vectorises them without
   /// run-time alias checks (cls: about 9% faster). 0: off.
   int64_t kernelMinCost = 16384;
+  /// A profiling build (tfrt-compile --profile): graph ops record their type
+  /// and linalg ops their FLOPs in their locations, and tfrt-async-outline
+  /// describes every launch in the module's `tfrt.profile` attribute, which
+  /// the emitter turns into the profile table (tfrt/profile.h). Needs the
+  /// async lowering (parallelLoops, cpuKernels).
+  bool profile = false;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Async/Passes.h"
+#include "passes/Async/Profile.h"
 #include "passes/MemoryPlanning/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -136,6 +138,8 @@ struct AsyncOutlinePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    launchFacts.clear();
+    launchIterations.clear();
     SmallVector<func::FuncOp> entries;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && tfrt::isEntryFunction(func))
@@ -143,6 +147,8 @@ struct AsyncOutlinePass
     for (func::FuncOp func : entries)
       if (failed(outlineIn(module, func)))
         return signalPassFailure();
+    if (profile)
+      describeProfile(module, entries);
     // The grouping has served its purpose (clones in bodies carry it too).
     module.walk([](Operation *op) { op->removeAttr("tfrt.task_group"); });
   }
@@ -248,6 +254,13 @@ struct AsyncOutlinePass
           FunctionType::get(ctx, launchArgs, {}));
       launchFn.setPrivate();
 
+      if (profile) {
+        tfrt::async::ProfileFacts &facts = launchFacts[launchFn.getSymName()];
+        for (Operation *op : group)
+          tfrt::async::collectProfileFacts(op, facts);
+        launchIterations[launchFn.getSymName()] = first;
+      }
+
       OpBuilder site(group.back());
       SmallVector<Value> operands = {
           pool, arith::ConstantIndexOp::create(site, loc, first)};
@@ -259,5 +272,111 @@ struct AsyncOutlinePass
     }
     return success();
   }
+
+  /// Whether an op left inline is a kernel of its own in a profile: loops,
+  /// linalg ops, copies and other writes (not views, constants,
+  /// allocations or calls).
+  static bool isInlineKernel(Operation &op) {
+    if (isa<func::ReturnOp, func::CallOp>(op))
+      return false;
+    if (op.getNumRegions() > 0 || isa<linalg::LinalgOp, memref::CopyOp>(op))
+      return true;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    return !effects || effects.hasEffect<MemoryEffects::Write>();
+  }
+
+  /// The profile of a profiling build: every launch and every inline
+  /// kernel of the entries, in program order, is an entry; a call of
+  /// `tfrt_profile_mark(run, entry)` after each inline kernel times it (the
+  /// launches are timed by the emitted launch functions). The module's
+  /// `tfrt.profile` attribute describes the entries and, last, the rest of
+  /// the inline code. A kernel's FLOPs (tfrt-profile-count-flops) count in
+  /// the first launch that runs part of it, else in the first inline entry.
+  void describeProfile(ModuleOp module, ArrayRef<func::FuncOp> entries) {
+    MLIRContext *ctx = &getContext();
+    Builder b(ctx);
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    func::FuncOp mark;
+    struct Entry {
+      StringAttr launch; // null: an inline kernel
+      tfrt::async::ProfileFacts facts;
+    };
+    SmallVector<Entry> table;
+    for (func::FuncOp func : entries) {
+      Value run = func.getArgument(func.getNumArguments() - 1);
+      for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+        auto call = dyn_cast<func::CallOp>(op);
+        auto it = call ? launchFacts.find(call.getCallee()) : launchFacts.end();
+        if (it != launchFacts.end()) {
+          table.push_back({call.getCalleeAttr().getAttr(), it->second});
+          continue;
+        }
+        if (!isInlineKernel(op))
+          continue;
+        Entry &entry = table.emplace_back();
+        tfrt::async::collectProfileFacts(&op, entry.facts);
+        if (!mark) {
+          OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+          mark = func::FuncOp::create(mb, module.getLoc(), "tfrt_profile_mark",
+                                      FunctionType::get(ctx, {ptrTy, i64}, {}));
+          mark.setPrivate();
+        }
+        OpBuilder after(ctx);
+        after.setInsertionPointAfter(&op);
+        Value index = arith::ConstantIntOp::create(after, op.getLoc(), i64,
+                                                   table.size() - 1);
+        func::CallOp::create(after, op.getLoc(), mark, ValueRange{run, index});
+      }
+    }
+    llvm::DenseSet<int64_t> claimed;
+    SmallVector<int64_t> flops(table.size() + 1, 0);
+    auto claim = [&](const tfrt::async::ProfileFacts &facts, int64_t &sum) {
+      for (auto [id, f] : facts.kernels)
+        if (claimed.insert(id).second)
+          sum = f > INT64_MAX - sum ? INT64_MAX : sum + f;
+    };
+    for (auto [i, e] : llvm::enumerate(table))
+      if (e.launch)
+        claim(e.facts, flops[i]);
+    for (auto [i, e] : llvm::enumerate(table))
+      if (!e.launch)
+        claim(e.facts, flops[i]);
+    auto strings = [&](const llvm::SetVector<StringAttr> &set) {
+      return b.getArrayAttr(SmallVector<Attribute>(set.begin(), set.end()));
+    };
+    SmallVector<Attribute> described;
+    int64_t numLaunches = 0;
+    for (auto [i, e] : llvm::enumerate(table)) {
+      SmallVector<NamedAttribute> fields = {
+          b.getNamedAttr("kind",
+                         b.getStringAttr(e.launch ? "launch" : "kernel")),
+          b.getNamedAttr("nodes", strings(e.facts.nodes)),
+          b.getNamedAttr("ops", strings(e.facts.ops)),
+          b.getNamedAttr("flops", b.getI64IntegerAttr(flops[i]))};
+      if (e.launch) {
+        ++numLaunches;
+        fields.push_back(b.getNamedAttr("launch", e.launch));
+        fields.push_back(b.getNamedAttr(
+            "iterations",
+            b.getI64IntegerAttr(launchIterations.lookup(e.launch.getValue()))));
+      }
+      described.push_back(b.getDictionaryAttr(fields));
+    }
+    described.push_back(
+        b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("inline")),
+                             b.getNamedAttr("nodes", b.getArrayAttr({})),
+                             b.getNamedAttr("ops", b.getArrayAttr({})),
+                             b.getNamedAttr("flops", b.getI64IntegerAttr(0))}));
+    module->setAttr(
+        "tfrt.profile",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("launches", b.getI64IntegerAttr(numLaunches)),
+             b.getNamedAttr("entries", b.getArrayAttr(described))}));
+  }
+
+  /// --profile: what each launch (by launch function name) runs.
+  llvm::StringMap<tfrt::async::ProfileFacts> launchFacts;
+  llvm::StringMap<int64_t> launchIterations;
 };
 } // namespace

@@ -151,6 +151,12 @@ def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
     call @m_compute_par0_launch(%run, %c8, %buf)
     ```
   }];
+  let options = [
+    Option<"profile", "profile", "bool", /*default=*/"false",
+           "Describe every launch, and the inline code before each launch "
+           "and after the last, in a `tfrt.profile` attribute of the module "
+           "for a profiling build (tfrt-compile --profile)">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];
@@ -158,6 +164,39 @@ def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
     Statistic<"numOutlined", "num-outlined",
               "Parallel loops outlined into pool launches">,
   ];
+}
+
+def ProfileTagOps : Pass<"tfrt-profile-tag-ops", "mlir::func::FuncOp"> {
+  let summary = "Record each graph op's type in its location (profiling builds)";
+  let description = [{
+    Runs on the graph dialect, for `tfrt-compile --profile`. Every graph op
+    but constants gets its op name (without the dialect prefix, e.g. `conv`,
+    `hard_swish`) as the metadata of a fused location around its own, which
+    the ops it is lowered to inherit. tfrt-async-outline reads it back to
+    describe what each launch runs; nothing else changes.
+
+    Before: `graph.relu %x loc("node_3")`
+    After: `graph.relu %x loc(fused<"relu">["node_3"])`
+  }];
+}
+
+def ProfileCountFlops : Pass<"tfrt-profile-count-flops", "mlir::func::FuncOp"> {
+  let summary = "Record each linalg op's floating-point operations in its location";
+  let description = [{
+    Runs on linalg on tensors after fusion, for `tfrt-compile --profile`.
+    Every linalg op with static loop ranges gets a fused location around its
+    own whose metadata is `{tfrt.kernel = ID, tfrt.flops = N}`: a number
+    unique in the function and its floating-point operations, the product of
+    its loop ranges times the floating-point arith and math ops of its body
+    (`math.fma` counts 2, every other one 1, transcendental functions
+    included). In an op with reduction loops (convolution, matmul, pooling)
+    only the ops on the accumulator and the ops feeding them directly count,
+    so a multiply-accumulate counts exactly 2 per MAC: elementwise producers
+    that fusion moved into the body are recomputed per iteration and are not
+    useful work. Tiling, vectorisation and
+    bufferization keep locations, so tfrt-async-outline can sum the FLOPs of
+    the kernels a launch runs, each kernel once.
+  }];
 }
 
 #endif // TFRT_PASSES_ASYNC_PASSES

@@ -153,6 +153,34 @@ TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
       &run->cancel);
 }
 
+TFRT_API void tfrt_run_parallel_for_profiled(tfrt_run_context *run, int64_t n,
+                                             void (*fn)(void *ctx,
+                                                        int64_t begin,
+                                                        int64_t end),
+                                             void *ctx, int64_t entry) {
+  if (!run || !run->profile.counters || entry < 0 ||
+      entry >= int64_t(run->profile.numEntries) - 1) {
+    tfrt_run_parallel_for(run, n, fn, ctx);
+    return;
+  }
+  // The entry function runs on one thread at a time, and so do the launches
+  // and marks it makes: the counters need no synchronisation.
+  tfrt::rt::ProfileState &profile = run->profile;
+  uint64_t begin = tfrt::rt::chargeRest(profile);
+  tfrt_run_parallel_for(run, n, fn, ctx);
+  tfrt::rt::chargeEntry(profile, entry, begin,
+                        tfrt::rt::monotonicNanoseconds());
+}
+
+TFRT_API void tfrt_profile_mark(tfrt_run_context *run, int64_t entry) {
+  if (!run || !run->profile.counters || entry < 0 ||
+      entry >= int64_t(run->profile.numEntries) - 1)
+    return;
+  tfrt::rt::ProfileState &profile = run->profile;
+  tfrt::rt::chargeEntry(profile, entry, profile.stamp,
+                        tfrt::rt::monotonicNanoseconds());
+}
+
 TFRT_API tfrt_status tfrt_pool_spawn(tfrt_pool *pool, tfrt_task_fn fn,
                                      void *ctx) {
   if (!pool || !fn)

@@ -12,6 +12,7 @@
 #include "Internal.h"
 #include "RunContext.h"
 #include "tfrt/async.h"
+#include "tfrt/profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,18 @@ tfrt_status checkWholeDescriptor(const tfrt_model_desc *desc) {
       if (tfrt_status status =
               checkTensorDesc(desc, group.kind, i, group.tensors[i]))
         return status;
+  }
+  if (desc->flags & TFRT_MODEL_FLAG_PROFILE) {
+    const tfrt_profile_desc *profile =
+        reinterpret_cast<const tfrt_profiled_model_desc *>(desc)->profile;
+    if (!profile || !profile->entries || profile->num_entries == 0 ||
+        profile->num_launches >= profile->num_entries) {
+      MessageBuilder message;
+      message.append("model '")
+          .append(modelName(desc))
+          .append("': malformed profile table");
+      return message.toStatus(TFRT_INVALID_ARGUMENT);
+    }
   }
   return nullptr;
 }
@@ -358,6 +371,22 @@ TFRT_API tfrt_status tfrt_model_create(const tfrt_model_desc *desc,
     }
     instance->workspace = workspace;
   }
+  if (const tfrt_profile_desc *profile = tfrt_model_profile_desc(desc)) {
+    void *counters = calloc(profile->num_entries, sizeof(tfrt_profile_counter));
+    if (!counters) {
+      free(instance->workspace);
+      instance->run.~tfrt_run_context_s();
+      free(instance);
+      MessageBuilder message;
+      message.append("model '")
+          .append(modelName(desc))
+          .append("': cannot allocate the profile counters");
+      return message.toStatus(TFRT_OUT_OF_MEMORY);
+    }
+    instance->run.profile.counters =
+        static_cast<tfrt_profile_counter *>(counters);
+    instance->run.profile.numEntries = profile->num_entries;
+  }
   *out = instance;
   return nullptr;
 }
@@ -380,8 +409,10 @@ TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
   bindBuffers(instance, inputs, num_inputs, outputs, num_outputs);
   instance->run.pool = instance->pool;
   instance->run.cancel.Reset();
+  tfrt::rt::profileRunBegin(instance->run.profile);
   desc->entry(instance->buffers, instance->buffers + num_inputs,
               instance->workspace, &instance->run);
+  tfrt::rt::profileRunEnd(instance->run.profile);
   return cancelledStatus(instance);
 }
 
@@ -431,8 +462,10 @@ TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
   auto task = [](void *ctx) {
     auto *inst = static_cast<tfrt_instance *>(ctx);
     const tfrt_model_desc *d = inst->desc;
+    tfrt::rt::profileRunBegin(inst->run.profile);
     d->entry(inst->buffers, inst->buffers + d->num_inputs, inst->workspace,
              &inst->run);
+    tfrt::rt::profileRunEnd(inst->run.profile);
     // Read everything before `done`: it may start the next run at once.
     tfrt_run_done_fn callback = inst->done;
     void *userData = inst->userData;
@@ -447,6 +480,7 @@ TFRT_API tfrt_status tfrt_model_destroy(tfrt_instance *instance) {
   if (!instance)
     return nullptr;
   free(instance->workspace);
+  free(instance->run.profile.counters);
   instance->run.~tfrt_run_context_s();
   free(instance);
   return nullptr;
@@ -478,6 +512,65 @@ TFRT_API tfrt_status tfrt_model_output_info(const tfrt_model_desc *desc,
   if (!desc->outputs)
     return invalidArgument("tfrt_model_output_info: null output array");
   *out = desc->outputs[index];
+  return nullptr;
+}
+
+TFRT_API const tfrt_profile_desc *
+tfrt_model_profile_desc(const tfrt_model_desc *desc) {
+  if (!desc || !(desc->flags & TFRT_MODEL_FLAG_PROFILE))
+    return nullptr;
+  return reinterpret_cast<const tfrt_profiled_model_desc *>(desc)->profile;
+}
+
+TFRT_API tfrt_status tfrt_model_profile(const tfrt_instance *instance,
+                                        tfrt_profile_counter *counters,
+                                        size_t num_counters, uint64_t *runs,
+                                        uint64_t *run_nanoseconds) {
+  if (!instance)
+    return invalidArgument("tfrt_model_profile: null instance");
+  const tfrt::rt::ProfileState &profile = instance->run.profile;
+  if (!profile.counters) {
+    MessageBuilder message;
+    message.append("tfrt_model_profile: model '")
+        .append(modelName(instance->desc))
+        .append("' was compiled without --profile");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  if (num_counters != profile.numEntries || (num_counters && !counters)) {
+    MessageBuilder message;
+    message.append("tfrt_model_profile: model '")
+        .append(modelName(instance->desc))
+        .append("' has ")
+        .appendUInt(profile.numEntries)
+        .append(" profile entries, got room for ")
+        .appendUInt(counters ? num_counters : 0);
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  if (num_counters)
+    memcpy(counters, profile.counters,
+           num_counters * sizeof(tfrt_profile_counter));
+  if (runs)
+    *runs = profile.runs;
+  if (run_nanoseconds)
+    *run_nanoseconds = profile.runNanoseconds;
+  return nullptr;
+}
+
+TFRT_API tfrt_status tfrt_model_profile_reset(tfrt_instance *instance) {
+  if (!instance)
+    return invalidArgument("tfrt_model_profile_reset: null instance");
+  tfrt::rt::ProfileState &profile = instance->run.profile;
+  if (!profile.counters) {
+    MessageBuilder message;
+    message.append("tfrt_model_profile_reset: model '")
+        .append(modelName(instance->desc))
+        .append("' was compiled without --profile");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
+  memset(profile.counters, 0,
+         profile.numEntries * sizeof(tfrt_profile_counter));
+  profile.runs = 0;
+  profile.runNanoseconds = 0;
   return nullptr;
 }
 

@@ -126,6 +126,14 @@ cl::opt<int64_t> parallelMinCostOpt(
              "which an op stays sequential (default 16777216); chunks cost at "
              "least 1/8 of it, task-group members at least 1/16"),
     cl::init(16777216), cl::cat(category));
+cl::opt<bool> profileOpt(
+    "profile",
+    cl::desc("Profiling build: the model times every pool launch and the "
+             "inline code between launches (calls and wall time per "
+             "instance; tfrt/profile.h, tfrt-run --profile); the table of "
+             "what each launch runs (nodes, op types, FLOPs) is in the "
+             "object and the metadata JSON"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -443,6 +451,12 @@ int main(int argc, char **argv) {
   if (parallelMinCostOpt < 1)
     return fail("--parallel-min-cost must be positive");
   popts.parallelLoops = parallelOpt == "on";
+  if (profileOpt && (cuda || cudaEmulate))
+    return fail("--profile is for CPU targets (it times the pool launches)");
+  if (profileOpt && !popts.parallelLoops)
+    return fail("--profile times the launches of the async lowering; it "
+                "needs --parallel=on");
+  popts.profile = profileOpt;
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
   popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 16);
@@ -549,7 +563,9 @@ int main(int argc, char **argv) {
                           : emit == "asm" ? tfrt::OutputKind::Assembly
                                           : tfrt::OutputKind::Object;
   tfrt::ResolvedTarget resolved;
-  auto code = tfrt::emitModelCode(*module, name, *sig, topts, kind, resolved);
+  std::optional<tfrt::ProfileTable> profile = tfrt::extractProfile(*module);
+  auto code = tfrt::emitModelCode(*module, name, *sig, topts, kind, resolved,
+                                  profile ? &*profile : nullptr);
   if (!code)
     return fail(llvm::toString(code.takeError()));
   timer.record("translate", resolved.translateSeconds);
@@ -597,7 +613,7 @@ int main(int argc, char **argv) {
       tfrt::emitHeader(name, *sig, wsBytes, llvm::sys::path::filename(inputFile).str());
   std::string meta = tfrt::emitMetadata(
       name, *sig, wsBytes, wsAlign, resolved, optLevel, inputFile, sha,
-      llvm::sys::path::filename(mainPath).str());
+      llvm::sys::path::filename(mainPath).str(), profile ? &*profile : nullptr);
   return writeAll({{mainPath, artifact},
                    {sidePath(".h"), header},
                    {sidePath(".json"), meta}})

@@ -11,6 +11,7 @@
 
 #include "tfrt/async.h"
 #include "tfrt/cuda.h"
+#include "tfrt/profile.h"
 #include "tfrt/runtime.h"
 
 #include <onnx/onnx_pb.h>
@@ -674,6 +675,10 @@ struct Options {
   int warmupRuns = 3;
   int threads = 1;
   bool print = false;
+  /// --profile: per-launch timing of a model compiled with --profile.
+  bool profile = false;
+  double peakGflops = 0;
+  std::string profileJson;
 };
 
 void printUsage(std::FILE *out) {
@@ -682,7 +687,8 @@ void printUsage(std::FILE *out) {
       "usage: tfrt-run MODEL.so [--name NAME] [--input NAME=FILE]...\n"
       "                [--output-dir DIR] [--benchmark=N] [--warmup=K] "
       "[--print]\n"
-      "                [--threads=N]\n"
+      "                [--threads=N] [--profile [--peak-gflops=X]\n"
+      "                [--profile-json=FILE]]\n"
       "\n"
       "Runs a model compiled with `tfrt-compile --emit=shared`.\n"
       "  --name NAME          symbol prefix of the model (default: the file\n"
@@ -696,7 +702,15 @@ void printUsage(std::FILE *out) {
       "  --benchmark=N        time N runs after --warmup=K runs (default 3)\n"
       "  --threads=N          run on N threads: the calling thread and a\n"
       "                       pool of N-1 workers that share the model's\n"
-      "                       parallel loops (default 1)\n");
+      "                       parallel loops (default 1)\n"
+      "  --profile            for a model compiled with --profile: print the\n"
+      "                       time per launch over the measured runs (after\n"
+      "                       --warmup), sorted by total time\n"
+      "  --peak-gflops=X      with --profile: the machine's peak GFLOP/s per\n"
+      "                       run thread (measured separately), for a\n"
+      "                       percent-of-peak column\n"
+      "  --profile-json=FILE  with --profile: also write every entry as "
+      "JSON\n");
 }
 
 /// Parses argv; returns false after printing an error (or the usage, in which
@@ -731,6 +745,24 @@ bool parseOptions(int argc, char **argv, Options &options, int &exitCode) {
     }
     if (arg == "--print") {
       options.print = true;
+    } else if (arg == "--profile") {
+      options.profile = true;
+    } else if (value("--peak-gflops", text)) {
+      if (exitCode < 0)
+        return false;
+      char *end = nullptr;
+      errno = 0;
+      options.peakGflops = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end || errno || !(options.peakGflops > 0) ||
+          !std::isfinite(options.peakGflops))
+        return fail("--peak-gflops needs a positive number, got '" + text +
+                    "'");
+    } else if (value("--profile-json", text)) {
+      if (exitCode < 0)
+        return false;
+      if (text.empty())
+        return fail("--profile-json needs a file name");
+      options.profileJson = text;
     } else if (value("--name", text)) {
       if (exitCode < 0)
         return false;
@@ -780,6 +812,9 @@ bool parseOptions(int argc, char **argv, Options &options, int &exitCode) {
                   "' (inputs are passed with --input NAME=FILE)");
     }
   }
+  if (!options.profile &&
+      (options.peakGflops > 0 || !options.profileJson.empty()))
+    return fail("--peak-gflops and --profile-json need --profile");
   if (options.modelPath.empty()) {
     fail("no model library given");
     printUsage(stderr);
@@ -1122,6 +1157,173 @@ bool writeOutputs(const std::string &dir, const tfrt_model_desc &desc,
 }
 
 //===----------------------------------------------------------------------===//
+// Profiles (models compiled with --profile)
+//===----------------------------------------------------------------------===//
+
+/// The profile functions of the model library's own copy of runtime-lib
+/// (it owns the instance).
+struct ProfileApi {
+  decltype(&tfrt_model_profile_desc) table = nullptr;
+  decltype(&tfrt_model_profile) read = nullptr;
+  decltype(&tfrt_model_profile_reset) reset = nullptr;
+};
+
+std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (uint8_t(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\u%04x", unsigned(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+/// The items of "a,b,c" (none for "").
+std::vector<std::string> splitList(const char *commaSeparated) {
+  std::vector<std::string> items;
+  std::string text = commaSeparated ? commaSeparated : "";
+  for (size_t start = 0; !text.empty() && start <= text.size();) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos)
+      end = text.size();
+    items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
+/// "a,b,c" as a JSON array of strings.
+std::string jsonList(const char *commaSeparated) {
+  std::string out = "[";
+  for (const std::string &item : splitList(commaSeparated))
+    out += (out.size() > 1 ? ", " : "") + jsonString(item);
+  return out + "]";
+}
+
+std::string truncated(const std::string &text, size_t width) {
+  if (text.size() <= width)
+    return text;
+  return text.substr(0, width - 3) + "...";
+}
+
+const char *profileKindName(uint32_t kind) {
+  switch (kind) {
+  case TFRT_PROFILE_LAUNCH:
+    return "launch";
+  case TFRT_PROFILE_KERNEL:
+    return "kernel";
+  default:
+    return "inline";
+  }
+}
+
+/// Prints the profile table (every entry, by total time) and writes the
+/// JSON file when asked.
+bool reportProfile(const Options &options, const std::string &name,
+                   const tfrt_profile_desc &table,
+                   const std::vector<tfrt_profile_counter> &counters,
+                   uint64_t runs, uint64_t runNanoseconds) {
+  std::vector<uint32_t> order(table.num_entries);
+  uint64_t byKind[3] = {0, 0, 0};
+  for (uint32_t i = 0; i < table.num_entries; ++i) {
+    order[i] = i;
+    byKind[std::min<uint32_t>(table.entries[i].kind, 2)] +=
+        counters[i].nanoseconds;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return counters[a].nanoseconds > counters[b].nanoseconds;
+  });
+  auto perRunMs = [&](uint64_t ns) {
+    return runs ? double(ns) / 1e6 / double(runs) : 0.0;
+  };
+  std::string peak;
+  if (options.peakGflops > 0) {
+    char text[64];
+    std::snprintf(text, sizeof(text), ", peak %.2f GFLOP/s",
+                  options.peakGflops);
+    peak = text;
+  }
+  std::printf("profile: model '%s', %llu run%s, %.4f ms per run (launches "
+              "%.4f ms, inline kernels %.4f ms, other inline code %.4f ms)"
+              "%s\n",
+              name.c_str(), static_cast<unsigned long long>(runs),
+              runs == 1 ? "" : "s", perRunMs(runNanoseconds),
+              perRunMs(byKind[TFRT_PROFILE_LAUNCH]),
+              perRunMs(byKind[TFRT_PROFILE_KERNEL]),
+              perRunMs(byKind[TFRT_PROFILE_INLINE]), peak.c_str());
+  std::printf("%5s %-6s %6s %10s %10s %6s %8s %6s  %-24s %s\n", "entry", "kind",
+              "calls", "total_ms", "mean_us", "%run", "GFLOP/s", "%peak", "ops",
+              "nodes");
+  for (uint32_t i : order) {
+    const tfrt_profile_entry_desc &e = table.entries[i];
+    const tfrt_profile_counter &c = counters[i];
+    char gflops[32] = "-", ofPeak[32] = "-";
+    if (e.flops > 0 && c.nanoseconds) {
+      double g = double(e.flops) * double(c.calls) / double(c.nanoseconds);
+      std::snprintf(gflops, sizeof(gflops), "%.2f", g);
+      if (options.peakGflops > 0)
+        std::snprintf(ofPeak, sizeof(ofPeak), "%.1f",
+                      100.0 * g / options.peakGflops);
+    }
+    std::string nodes = e.nodes ? e.nodes : "";
+    if (e.kind == TFRT_PROFILE_INLINE)
+      nodes = "(the rest of the inline code)";
+    std::printf(
+        "%5u %-6s %6llu %10.4f %10.2f %6.2f %8s %6s  %-24s %s\n", i,
+        profileKindName(e.kind), static_cast<unsigned long long>(c.calls),
+        double(c.nanoseconds) / 1e6,
+        c.calls ? double(c.nanoseconds) / 1e3 / double(c.calls) : 0.0,
+        runNanoseconds ? 100.0 * double(c.nanoseconds) / double(runNanoseconds)
+                       : 0.0,
+        gflops, ofPeak, truncated(e.ops ? e.ops : "", 24).c_str(),
+        truncated(nodes, 72).c_str());
+  }
+
+  if (options.profileJson.empty())
+    return true;
+  std::string json = "{\n  \"model\": " + jsonString(name) +
+                     ",\n  \"runs\": " + std::to_string(runs) +
+                     ",\n  \"run_ns\": " + std::to_string(runNanoseconds) +
+                     ",\n  \"launches\": " + std::to_string(table.num_launches);
+  if (options.peakGflops > 0) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.6g", options.peakGflops);
+    json += ",\n  \"peak_gflops\": " + std::string(text);
+  }
+  json += ",\n  \"entries\": [";
+  for (uint32_t i = 0; i < table.num_entries; ++i) {
+    const tfrt_profile_entry_desc &e = table.entries[i];
+    const tfrt_profile_counter &c = counters[i];
+    json += std::string(i ? "," : "") +
+            "\n    {\"index\": " + std::to_string(i) + ", \"kind\": \"" +
+            profileKindName(e.kind) +
+            "\", \"iterations\": " + std::to_string(e.iterations) +
+            ", \"flops\": " + std::to_string(e.flops) +
+            ", \"calls\": " + std::to_string(c.calls) +
+            ", \"ns\": " + std::to_string(c.nanoseconds) +
+            ", \"ops\": " + jsonList(e.ops) +
+            ", \"nodes\": " + jsonList(e.nodes) + "}";
+  }
+  json += "\n  ]\n}\n";
+  std::FILE *file = std::fopen(options.profileJson.c_str(), "wb");
+  if (!file)
+    return fail("cannot write '" + options.profileJson +
+                "': " + std::strerror(errno));
+  bool ok = std::fwrite(json.data(), 1, json.size(), file) == json.size();
+  ok = std::fclose(file) == 0 && ok;
+  if (!ok)
+    return fail("cannot write '" + options.profileJson + "'");
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
 
@@ -1197,6 +1399,21 @@ int runTool(const Options &options) {
     if (tfrt_status status = setPool(guard.instance, created))
       return failWith1("--threads: " + library.consume(status));
   }
+  ProfileApi profileApi;
+  const tfrt_profile_desc *profileTable = nullptr;
+  if (options.profile) {
+    profileApi.table = reinterpret_cast<decltype(profileApi.table)>(
+        dlsym(library.handle, "tfrt_model_profile_desc"));
+    profileApi.read = reinterpret_cast<decltype(profileApi.read)>(
+        dlsym(library.handle, "tfrt_model_profile"));
+    profileApi.reset = reinterpret_cast<decltype(profileApi.reset)>(
+        dlsym(library.handle, "tfrt_model_profile_reset"));
+    if (profileApi.table)
+      profileTable = profileApi.table(desc);
+    if (!profileTable || !profileApi.read || !profileApi.reset)
+      return failWith1("--profile: model " + quote(name) +
+                       " was not compiled with `tfrt-compile --profile`");
+  }
   auto runOnce = [&] {
     tfrt_status status =
         library.run(guard.instance, inputTensors.data(), inputTensors.size(),
@@ -1217,6 +1434,9 @@ int runTool(const Options &options) {
             ? reinterpret_cast<decltype(&tfrt_cuda_last_run_times)>(
                   dlsym(library.handle, "tfrt_cuda_last_run_times"))
             : nullptr;
+    if (profileTable)
+      if (tfrt_status status = profileApi.reset(guard.instance))
+        return failWith1("--profile: " + library.consume(status));
     std::vector<double> times, kernelTimes, copyTimes;
     times.reserve(size_t(options.benchmarkRuns));
     for (int i = 0; i < options.benchmarkRuns; ++i) {
@@ -1258,6 +1478,18 @@ int runTool(const Options &options) {
                   medianOf(kernelTimes), medianOf(copyTimes));
   } else if (!runOnce()) {
     return 1;
+  }
+
+  if (profileTable) {
+    std::vector<tfrt_profile_counter> counters(profileTable->num_entries);
+    uint64_t runs = 0, runNanoseconds = 0;
+    if (tfrt_status status =
+            profileApi.read(guard.instance, counters.data(), counters.size(),
+                            &runs, &runNanoseconds))
+      return failWith1("--profile: " + library.consume(status));
+    if (!reportProfile(options, name, *profileTable, counters, runs,
+                       runNanoseconds))
+      return 1;
   }
 
   if (!options.outputDir.empty() &&

@@ -1,0 +1,171 @@
+//===- Profile.cpp - op types and FLOPs in locations ----------------------===//
+//
+// Implements tfrt-profile-tag-ops and tfrt-profile-count-flops (see
+// Passes.td) and the reader that tfrt-async-outline uses for --profile.
+// Facts travel in fused locations because every later rewrite (lowering,
+// fusion, tiling, vectorisation, bufferization) keeps locations, while
+// discardable attributes get lost on the way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Async/Profile.h"
+#include "passes/Async/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_PROFILETAGOPS
+#define GEN_PASS_DEF_PROFILECOUNTFLOPS
+#include "passes/Async/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+/// The metadata dictionary of a fused location of ours, or null.
+DictionaryAttr profileMetadata(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused)
+    return nullptr;
+  auto dict = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata());
+  if (!dict || !(dict.contains(tfrt::async::kProfileOpKey) ||
+                 dict.contains(tfrt::async::kProfileKernelKey)))
+    return nullptr;
+  return dict;
+}
+
+/// `loc` wrapped in a fused location carrying `metadata`.
+Location withMetadata(Location loc, DictionaryAttr metadata) {
+  return FusedLoc::get(loc.getContext(), {loc}, metadata);
+}
+
+/// Floating-point operations of one op of a linalg body.
+int64_t flopsOf(Operation &op) {
+  auto isFloat = [](Value v) {
+    return isa<FloatType>(getElementTypeOrSelf(v.getType()));
+  };
+  if (isa<math::FmaOp>(op))
+    return 2;
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+          arith::RemFOp, arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+          arith::MinNumFOp, arith::NegFOp>(op))
+    return 1;
+  if (isa<arith::CmpFOp>(op))
+    return 1;
+  if (isa<math::MathDialect>(op.getDialect()) && op.getNumResults() == 1 &&
+      isFloat(op.getResult(0)))
+    return 1;
+  return 0;
+}
+
+struct ProfileTagOpsPass
+    : public tfrt::impl::ProfileTagOpsBase<ProfileTagOpsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    getOperation().walk([&](Operation *op) {
+      Dialect *dialect = op->getDialect();
+      if (!dialect || dialect->getNamespace() != "graph" ||
+          op->getName().stripDialect() == "constant")
+        return;
+      if (profileMetadata(op->getLoc()))
+        return;
+      auto meta = DictionaryAttr::get(
+          ctx,
+          {NamedAttribute(StringAttr::get(ctx, tfrt::async::kProfileOpKey),
+                          StringAttr::get(ctx, op->getName().stripDialect()))});
+      op->setLoc(withMetadata(op->getLoc(), meta));
+    });
+  }
+};
+
+struct ProfileCountFlopsPass
+    : public tfrt::impl::ProfileCountFlopsBase<ProfileCountFlopsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    Builder b(ctx);
+    int64_t id = 0;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      auto meta = DictionaryAttr::get(
+          ctx,
+          {NamedAttribute(b.getStringAttr(tfrt::async::kProfileKernelKey),
+                          b.getI64IntegerAttr(id++)),
+           NamedAttribute(b.getStringAttr(tfrt::async::kProfileFlopsKey),
+                          b.getI64IntegerAttr(tfrt::async::countFlops(op)))});
+      op->setLoc(withMetadata(op->getLoc(), meta));
+    });
+  }
+};
+} // namespace
+
+int64_t tfrt::async::countFlops(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return 0;
+  Block &body = op->getRegion(0).front();
+  int64_t perIteration = 0;
+  if (linalgOp.getNumReductionLoops() == 0) {
+    for (Operation &inner : body.without_terminator())
+      perIteration += flopsOf(inner);
+  } else {
+    // A reduction (convolution, matmul, pooling): the accumulation and the
+    // ops that feed it directly (the multiply of a multiply-accumulate).
+    // Elementwise producers that fusion moved into the body are recomputed
+    // on every iteration of the reduction and are not useful work.
+    llvm::SmallPtrSet<Operation *, 8> accumulating, feeding;
+    SmallVector<Value> worklist;
+    for (BlockArgument acc :
+         body.getArguments().drop_front(linalgOp.getNumDpsInputs()))
+      worklist.push_back(acc);
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : v.getUsers())
+        if (user->getBlock() == &body && accumulating.insert(user).second)
+          llvm::append_range(worklist, user->getResults());
+    }
+    for (Operation *acc : accumulating) {
+      perIteration += flopsOf(*acc);
+      for (Value operand : acc->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (def->getBlock() == &body && !accumulating.contains(def) &&
+              feeding.insert(def).second)
+            perIteration += flopsOf(*def);
+    }
+  }
+  if (perIteration == 0)
+    return 0;
+  int64_t iterations = 1;
+  for (int64_t r : linalgOp.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(r))
+      return 0;
+    if (r > 0 && iterations > INT64_MAX / r)
+      return INT64_MAX;
+    iterations *= std::max<int64_t>(r, 0);
+  }
+  return iterations > INT64_MAX / perIteration ? INT64_MAX
+                                               : iterations * perIteration;
+}
+
+void tfrt::async::collectProfileFacts(Operation *root, ProfileFacts &facts) {
+  // Pre-order: an op's own location (a fused kernel's consumer) before the
+  // locations of its body (the producers fusion moved into it).
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    op->getLoc()->walk([&](Location loc) {
+      if (auto name = dyn_cast<NameLoc>(loc)) {
+        facts.nodes.insert(name.getName());
+      } else if (DictionaryAttr meta = profileMetadata(loc)) {
+        if (auto type = meta.getAs<StringAttr>(kProfileOpKey))
+          facts.ops.insert(type);
+        auto kernel = meta.getAs<IntegerAttr>(kProfileKernelKey);
+        auto flops = meta.getAs<IntegerAttr>(kProfileFlopsKey);
+        if (kernel && flops)
+          facts.kernels.insert({kernel.getInt(), flops.getInt()});
+      }
+      return WalkResult::advance();
+    });
+  });
+}

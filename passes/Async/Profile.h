@@ -1,0 +1,45 @@
+//===- Profile.h - what a launch runs, for profiling builds -----*- C++ -*-===//
+//
+// Shared by tfrt-profile-tag-ops, tfrt-profile-count-flops (which write the
+// facts into locations) and tfrt-async-outline's `profile` option (which
+// reads them back for every launch and every stretch of inline code).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_ASYNC_PROFILE_H
+#define TFRT_PASSES_ASYNC_PROFILE_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cstdint>
+
+namespace tfrt::async {
+
+/// Metadata keys in fused locations.
+constexpr llvm::StringLiteral kProfileOpKey = "tfrt.op";
+constexpr llvm::StringLiteral kProfileKernelKey = "tfrt.kernel";
+constexpr llvm::StringLiteral kProfileFlopsKey = "tfrt.flops";
+
+/// What a set of ops runs, read from their locations.
+struct ProfileFacts {
+  /// Node names (NameLoc), in the order first seen.
+  llvm::SetVector<mlir::StringAttr> nodes;
+  /// Op types recorded by tfrt-profile-tag-ops.
+  llvm::SetVector<mlir::StringAttr> ops;
+  /// Kernel id -> FLOPs, recorded by tfrt-profile-count-flops.
+  llvm::MapVector<int64_t, int64_t> kernels;
+};
+
+/// Adds the facts in the locations of `op` and every op nested in it.
+void collectProfileFacts(mlir::Operation *op, ProfileFacts &facts);
+
+/// Floating-point operations of a linalg op (0 for other ops or dynamic
+/// loop ranges): loop iterations times the float arith and math ops of its
+/// body, math.fma counting 2.
+int64_t countFlops(mlir::Operation *linalgOp);
+
+} // namespace tfrt::async
+
+#endif // TFRT_PASSES_ASYNC_PROFILE_H

@@ -1,0 +1,54 @@
+// RUN: tfrt-opt %s -tfrt-async-outline="profile=1" | FileCheck %s
+// RUN: tfrt-opt %s -tfrt-async-outline | FileCheck %s --check-prefix=OFF
+
+// With `profile`, the launch and every kernel left inline are entries in
+// program order, then the rest of the inline code. A call of
+// tfrt_profile_mark after each inline kernel times it. Node names come from
+// NameLocs, op types and FLOPs from the fused locations of
+// tfrt-profile-tag-ops / tfrt-profile-count-flops. The kernel of the
+// scaling op (id 1) counts once, in the launch, although the copy after it
+// carries the same location.
+// CHECK: module attributes {tfrt.profile = {entries = [
+// CHECK-SAME: {flops = 64 : i64, kind = "kernel", nodes = ["bias"], ops = ["add"]},
+// CHECK-SAME: {flops = 512 : i64, iterations = 4 : i64, kind = "launch", launch = "m_compute_par0_launch", nodes = ["scale"], ops = ["mul"]},
+// CHECK-SAME: {flops = 0 : i64, kind = "kernel", nodes = ["scale"], ops = ["mul"]},
+// CHECK-SAME: {flops = 0 : i64, kind = "inline", nodes = [], ops = []}
+// CHECK-SAME: ], launches = 1 : i64}}
+// CHECK: func.func @m_compute({{.*}}, %[[CTX:.*]]: !llvm.ptr {tfrt.run})
+// CHECK: linalg.generic
+// CHECK: %[[E0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: call @tfrt_profile_mark(%[[CTX]], %[[E0]])
+// CHECK: call @m_compute_par0_launch(%[[CTX]],
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: %[[E2:.*]] = arith.constant 2 : i64
+// CHECK-NEXT: call @tfrt_profile_mark(%[[CTX]], %[[E2]])
+// CHECK-NEXT: return
+// CHECK: func.func private @tfrt_profile_mark(!llvm.ptr, i64)
+// OFF-NOT: tfrt.profile
+// OFF-NOT: tfrt_profile_mark
+#map = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @m_compute(%in: memref<64x256xf32> {tfrt.io = "input"}, %out: memref<64x256xf32> {tfrt.io = "output"}, %ws: memref<65536xi8>) {
+    %c0 = arith.constant 0 : index
+    %tmp = memref.view %ws[%c0][] : memref<65536xi8> to memref<64x256xf32>
+    %b = memref.subview %in[0, 0] [1, 64] [1, 1] : memref<64x256xf32> to memref<1x64xf32, strided<[256, 1]>>
+    linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+        ins(%b : memref<1x64xf32, strided<[256, 1]>>) outs(%b : memref<1x64xf32, strided<[256, 1]>>) {
+    ^bb0(%x: f32, %o: f32):
+      %y = arith.addf %x, %x : f32
+      linalg.yield %y : f32
+    } loc(fused<{tfrt.flops = 64 : i64, tfrt.kernel = 0 : i64}>[fused<{tfrt.op = "add"}>["bias"]])
+    scf.forall (%i) = (0) to (64) step (16) {
+      %a = memref.subview %in[%i, 0] [16, 256] [1, 1] : memref<64x256xf32> to memref<16x256xf32, strided<[256, 1], offset: ?>>
+      %t = memref.subview %tmp[%i, 0] [16, 256] [1, 1] : memref<64x256xf32> to memref<16x256xf32, strided<[256, 1], offset: ?>>
+      linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+          ins(%a : memref<16x256xf32, strided<[256, 1], offset: ?>>) outs(%t : memref<16x256xf32, strided<[256, 1], offset: ?>>) {
+      ^bb0(%x: f32, %o: f32):
+        %y = arith.mulf %x, %x : f32
+        linalg.yield %y : f32
+      } loc(fused<{tfrt.flops = 512 : i64, tfrt.kernel = 1 : i64}>[fused<{tfrt.op = "mul"}>["scale"]])
+    }
+    memref.copy %tmp, %out : memref<64x256xf32> to memref<64x256xf32> loc(fused<{tfrt.flops = 512 : i64, tfrt.kernel = 1 : i64}>[fused<{tfrt.op = "mul"}>["scale"]])
+    return
+  }
+}
