@@ -52,11 +52,13 @@ def InterchangeLoops : Pass<"tfrt-interchange-loops", "mlir::func::FuncOp"> {
 def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
   let summary = "Tile linalg.matmul for cache and registers and vectorize it";
   let description = [{
-    On tensors: every f32 `linalg.matmul` with static shapes whose M is a
-    multiple of 8 and N a multiple of 32 is tiled for the caches (M up to 64,
-    N up to 256, K up to 256, the largest power-of-two tiles that divide the
-    shape), then to an 8x32x1 register tile that becomes one
-    `vector.contract` (AVX-512: 16 accumulators of 16 lanes). Run
+    On tensors: every f32 `linalg.matmul` with static shapes whose N is a
+    multiple of 16 and whose M is divisible by 8, 6, 4, 3 or 2 (or is 1) is
+    tiled for the caches (M up to 64 rows in multiples of the register rows,
+    N up to 256, K whole up to 256 and otherwise in power-of-two blocks of
+    at most 256), then to a register tile of 8 (else 6, 4, 3, 2, 1) rows x
+    32 (else 16) columns x 1 that becomes one `vector.contract` (AVX-512 at
+    8x32: 16 accumulators of 16 lanes). Run
     `loop-invariant-subset-hoisting` afterwards so the accumulator tile is
     carried in registers across the K loop, and `tfrt-lower-vectors` after
     bufferization. Other matmuls are left to the loop lowering.

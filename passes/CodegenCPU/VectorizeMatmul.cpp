@@ -22,7 +22,12 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-constexpr int64_t kRegM = 8, kRegN = 32;
+/// Register tile candidates, best first: rows of the left operand broadcast
+/// per step, and columns (vectors of 16 lanes) of the right one. 8x32 keeps
+/// 16 zmm accumulators; smaller row counts serve shapes that 8 does not
+/// divide (det's 1x1 convs have M = 12, 18, 42, ...).
+constexpr int64_t kRegMs[] = {8, 6, 4, 3, 2, 1};
+constexpr int64_t kRegNs[] = {32, 16};
 
 /// The largest of `candidates` (descending) that divides `n`.
 int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
@@ -59,15 +64,29 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   if (op.hasUserDefinedMaps())
     return failure();
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  if (m % kRegM || n % kRegN)
+  if (n % kRegNs[std::size(kRegNs) - 1])
     return failure();
-  int64_t mt = largestDivisor(m, {64, 32, 16, 8});
-  int64_t nt = largestDivisor(n, {256, 128, 64, 32});
-  int64_t kt = largestDivisor(k, {256, 128, 64, 32, 16, 8, 4, 2, 1});
+  int64_t rn = largestDivisor(n, kRegNs);
+  int64_t rm = largestDivisor(m, kRegMs);
+  // One row at a time is latency-bound; only a single-row product takes it.
+  if (rm == 1 && m != 1)
+    return failure();
+  // Cache tiles: multiples of the register tile that divide the shape.
+  int64_t mt = rm;
+  for (int64_t f : {8, 4, 2})
+    if (m % (rm * f) == 0 && rm * f <= 64) {
+      mt = rm * f;
+      break;
+    }
+  int64_t nt = largestDivisor(n, {256, 128, 64, 32, 16});
+  // K stays whole up to 256 (1x1 convs: the accumulators are read and
+  // written once per tile), larger K in power-of-two blocks.
+  int64_t kt =
+      k <= 256 ? k : largestDivisor(k, {256, 128, 64, 32, 16, 8, 4, 2, 1});
   FailureOr<Operation *> outer = tile(rewriter, op, {mt, nt, kt});
   if (failed(outer))
     return failure();
-  FailureOr<Operation *> inner = tile(rewriter, *outer, {kRegM, kRegN, 1});
+  FailureOr<Operation *> inner = tile(rewriter, *outer, {rm, rn, 1});
   if (failed(inner))
     return failure();
   rewriter.setInsertionPoint(*inner);

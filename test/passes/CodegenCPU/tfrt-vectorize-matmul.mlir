@@ -18,11 +18,27 @@ func.func @matmul(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>, %c: tensor<16x64
 
 // -----
 
-// Shapes the register tile does not divide are left alone.
+// Shapes no register tile divides (N not a multiple of 16) are left alone.
 // CHECK-LABEL: func.func @small
 // CHECK: linalg.matmul
 // CHECK-NOT: vector.contract
 func.func @small(%a: tensor<1x64xf32>, %b: tensor<64x2xf32>, %c: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<1x64xf32>, tensor<64x2xf32>) outs(%c : tensor<1x2xf32>) -> tensor<1x2xf32>
   return %r : tensor<1x2xf32>
+}
+
+// -----
+
+// Odd shapes (det's 1x1 convs): M = 12 takes 6-row register tiles, N = 48
+// 16-column ones; K = 96 stays whole, so the accumulator is read and
+// written once per tile.
+// CHECK-LABEL: func.func @odd
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c16
+// CHECK: scf.for %[[M:.*]] = %c0 to %c12 step %c6
+// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%[[M]], %c0]{{.*}} vector<6x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<6x16xf32>)
+// CHECK: vector.contract {{.*}} vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+func.func @odd(%a: tensor<12x96xf32>, %b: tensor<96x48xf32>, %c: tensor<12x48xf32>) -> tensor<12x48xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<12x96xf32>, tensor<96x48xf32>) outs(%c : tensor<12x48xf32>) -> tensor<12x48xf32>
+  return %r : tensor<12x48xf32>
 }
