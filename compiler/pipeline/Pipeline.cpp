@@ -71,6 +71,7 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createAsyncTileLoops(tile));
   }
   if (opts.optLevel >= 1 && opts.cpuKernels) {
+    pm.addNestedPass<func::FuncOp>(createVectorizeConv());
     pm.addNestedPass<func::FuncOp>(createVectorizeMatmul());
     pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"

@@ -27,6 +27,26 @@ struct Split {
   int64_t tile = 0;
 };
 
+/// Whether `op` is the 2-D dense convolution generic of the graph lowering:
+/// loops (n, m, oh, ow, c, kh, kw), output (n, m, oh, ow), the input read
+/// at (n, c, oh * s + kh * d, ow * s + kw * d).
+bool isConv2DGeneric(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumLoops() != 7 ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < 7; ++i)
+    if ((i < 4) != (iters[i] == utils::IteratorType::parallel))
+      return false;
+  MLIRContext *ctx = op.getContext();
+  if (op.getMatchingIndexingMap(op.getDpsInitOperand(0)) !=
+      AffineMap::getMultiDimIdentityMap(7, ctx).getMajorSubMap(4))
+    return false;
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  return in.getNumResults() == 4 && in.getResult(2).isFunctionOfDim(2) &&
+         in.getResult(2).isFunctionOfDim(5);
+}
+
 /// Picks the loop and tile size for `op`, if splitting pays.
 std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
                                  int64_t minChunkCost, int64_t maxChunks) {
@@ -35,19 +55,40 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
     return std::nullopt;
   bool matmul = isa<linalg::MatmulOp>(op.getOperation());
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (it != utils::IteratorType::parallel)
+  // A dense 2-D conv with a window splits along output rows first: every
+  // chunk keeps all output channels (tfrt-vectorize-conv's register tile
+  // spans 8 of them) and reads only the input rows its windows cover. A 1x1
+  // conv (a matmul for tfrt-vectorize-conv) splits along output channels
+  // like a matmul along M, keeping all columns.
+  bool conv = isConv2DGeneric(op);
+  bool pointwise = conv && ranges[5] == 1 && ranges[6] == 1;
+  SmallVector<unsigned> order;
+  if (conv)
+    order.push_back(pointwise ? 1 : 2);
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned d : order) {
+    if (iters[d] != utils::IteratorType::parallel)
       continue;
-    if (matmul && d != 0)
-      break; // only M keeps the register tiling intact
+    if (matmul && d > 1)
+      break; // only M or N keeps the register tiling intact
     int64_t range = ranges[d];
     // The most chunks <= wanted that divide the range evenly.
     for (int64_t chunks = std::min(wanted, range); chunks >= 2; --chunks) {
       if (range % chunks)
         continue;
       int64_t tile = range / chunks;
-      // Whole register tiles, and enough rows to keep the cache tiling.
-      if (matmul && (tile % 8 || tile < std::min<int64_t>(32, range / 2)))
+      // Whole register tiles, and enough rows to keep the cache tiling; N
+      // (when M cannot split) in whole 32-column register tiles.
+      if (matmul && d == 0 &&
+          (tile % 8 || tile < std::min<int64_t>(32, range / 2)))
+        continue;
+      if (matmul && d == 1 && tile % 32)
+        continue;
+      if (pointwise && d == 1 &&
+          (tile % 8 || tile < std::min<int64_t>(32, range / 2)))
         continue;
       return Split{(unsigned)d, tile};
     }

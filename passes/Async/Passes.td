@@ -25,7 +25,12 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     thread costs a few microseconds. A `linalg.matmul` is split along M into
     chunks of a multiple of 8 rows (at least 32 rows, or half of M) so that
     tfrt-vectorize-matmul's register and cache tiling still apply inside
-    each chunk.
+    each chunk, or, when M allows no such chunks, along N into multiples of
+    32 columns. The 2-D dense convolution generic of the graph lowering
+    (loops `(n, m, oh, ow, c, kh, kw)`) is split along output rows first, so
+    that every chunk keeps all output channels for tfrt-vectorize-conv's
+    register tile; a 1x1 one (a matmul for tfrt-vectorize-conv) along
+    output channels like a matmul along M.
 
     Before:
     ```mlir

@@ -73,6 +73,47 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
+  let summary = "Register-tile dense NCHW convolutions and vectorize them";
+  let description = [{
+    On tensors: every f32 2-D dense convolution `linalg.generic` of the graph
+    lowering (loops `(n, m, oh, ow, c, kh, kw)`, input read at
+    `(n, c, oh * sh + kh * dh, ow + kw * dw)`, weight `(m, c, kh, kw)`,
+    output `(n, m, oh, ow)`, body `out + in * w`; stride 1 along the output
+    columns) with static shapes is tiled once to its register tile: 8 (else
+    6 or 4) output channels x 32 (else 16 or 8) output columns, 4 (else 2
+    or 1) input channels and one kernel tap. The loops run `(n, oh, ow, m,
+    c, kh, kw)`: the output-channel tiles are the innermost parallel loop,
+    so they reuse the input rows of one output tile from the cache. The unit
+    dimensions `n, oh, kh, kw` of the tile are folded away (rank-reducing
+    slices), which turns the window access into a plain dim and the tile
+    into the contraction `out[m, ow] += w[m, c] * in[c, ow]`: a
+    `linalg.matmul` on the slices, vectorized into one `vector.contract` of
+    `vector<8x4xf32>` and `vector<4x32xf32>` into `vector<8x32xf32>`, which
+    `tfrt-lower-vectors` turns into broadcasts and FMAs (AVX-512: 16 zmm
+    accumulators). Run `loop-invariant-subset-hoisting` afterwards so the
+    accumulators stay in registers across the `c, kh, kw` loops.
+    Convolutions whose shapes no register tile divides keep the loop
+    lowering.
+
+    A 1x1 convolution with stride 1 and batch 1 instead becomes a
+    `linalg.matmul` of the collapsed weight `[M, C]` and input `[C, H*W]`
+    into the collapsed output, for `tfrt-vectorize-matmul` (which runs next).
+    This happens here and not in the graph lowering because elementwise
+    fusion would propagate the collapse/expand reshapes through a matmul
+    emitted there and turn it back into a generic.
+
+    Before: `linalg.generic` over `tensor<1x96x162x162xf32>`,
+    `tensor<24x96x3x3xf32>` into `tensor<1x24x160x160xf32>`.
+    After: `scf.for` nests (oh, ow step 32, m step 8, c step 4, kh, kw) around
+    a `vector.contract` into `vector<8x32xf32>`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def LowerVectors : Pass<"tfrt-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "Lower vector contractions and transfers to FMA-friendly forms";
   let description = [{

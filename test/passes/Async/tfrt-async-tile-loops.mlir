@@ -66,11 +66,54 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64
 
 // -----
 
-// A matmul whose rows cannot be split into such chunks stays whole.
+// A matmul whose rows cannot be split into such chunks is split along N in
+// whole 32-column register tiles; with neither it stays whole.
 // CHECK-LABEL: func.func @small_matmul
+// CHECK: scf.forall (%{{.*}}) = (0) to (64) step (32)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<24x64xf32>, tensor<64x32xf32>)
+// CHECK-LABEL: func.func @narrow_matmul
 // CHECK-NOT: scf.forall
 // CHECK: linalg.matmul
 func.func @small_matmul(%a: tensor<24x64xf32>, %b: tensor<64x64xf32>, %c: tensor<24x64xf32>) -> tensor<24x64xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<24x64xf32>, tensor<64x64xf32>) outs(%c : tensor<24x64xf32>) -> tensor<24x64xf32>
   return %r : tensor<24x64xf32>
+}
+func.func @narrow_matmul(%a: tensor<24x64xf32>, %b: tensor<64x48xf32>, %c: tensor<24x48xf32>) -> tensor<24x48xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<24x64xf32>, tensor<64x48xf32>) outs(%c : tensor<24x48xf32>) -> tensor<24x48xf32>
+  return %r : tensor<24x48xf32>
+}
+
+// -----
+
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// The dense conv generic of the graph lowering: with a 3x3 window it is
+// split along output rows (every chunk keeps all 16 output channels for
+// tfrt-vectorize-conv's register tile), a 1x1 one along output channels
+// like a matmul along M (2 chunks of 8 here, half of M).
+// CHECK-LABEL: func.func @conv_generic
+// CHECK: scf.forall (%{{.*}}) = (0) to (32) step (4)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x4x32xf32>)
+// CHECK-LABEL: func.func @conv1x1_generic
+// CHECK: scf.forall (%{{.*}}) = (0) to (16) step (8)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x32x32xf32>)
+func.func @conv_generic(%x: tensor<1x8x34x34xf32>, %w: tensor<16x8x3x3xf32>, %o: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x34x34xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x32x32xf32>
+  return %r : tensor<1x16x32x32xf32>
+}
+func.func @conv1x1_generic(%x: tensor<1x8x32x32xf32>, %w: tensor<16x8x1x1xf32>, %o: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x32x32xf32>, tensor<16x8x1x1xf32>) outs(%o : tensor<1x16x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x32x32xf32>
+  return %r : tensor<1x16x32x32xf32>
 }

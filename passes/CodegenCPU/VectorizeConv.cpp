@@ -1,0 +1,279 @@
+//===- VectorizeConv.cpp - register tiling of dense NCHW convolutions -----===//
+//
+// Implements tfrt-vectorize-conv: the 2-D dense convolution generic of the
+// graph lowering is tiled to an (output channels x output columns) register
+// tile with a small input-channel step and single kernel taps, its unit
+// dimensions are folded so that the tile is a plain contraction
+// W[m, c] x X[c, ow], and that contraction is vectorized into one
+// vector.contract (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CodegenCPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_VECTORIZECONV
+#include "passes/CodegenCPU/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+// Loops of the conv generic: (n, m, oh, ow, c, kh, kw).
+enum ConvLoop : unsigned { kN, kM, kOH, kOW, kC, kKH, kKW, kNumLoops };
+
+/// Register tile candidates, best first: output channels (broadcast weights)
+/// and output columns (vectors of 16 lanes; 8 columns, half vectors, still
+/// beat the loop lowering on det's 40-wide maps).
+constexpr int64_t kRegMs[] = {8, 6, 4};
+constexpr int64_t kRegNs[] = {32, 16, 8};
+/// Input channels per step: the contraction's reduction size.
+constexpr int64_t kRegCs[] = {4, 2, 1};
+
+/// The first of `candidates` that divides `n`, or 0.
+int64_t firstDivisor(int64_t n, ArrayRef<int64_t> candidates) {
+  for (int64_t c : candidates)
+    if (n % c == 0)
+      return c;
+  return 0;
+}
+
+/// Whether `expr` equals `f(d)` for all values of the other dims, i.e.
+/// replacing each dim in `zeroed` by 0 gives `expect`.
+bool reducesTo(AffineExpr expr, ArrayRef<unsigned> zeroed, AffineExpr expect,
+               unsigned numDims) {
+  MLIRContext *ctx = expr.getContext();
+  SmallVector<AffineExpr> repl;
+  for (unsigned i = 0; i < numDims; ++i)
+    repl.push_back(llvm::is_contained(zeroed, i) ? getAffineConstantExpr(0, ctx)
+                                                 : getAffineDimExpr(i, ctx));
+  return simplifyAffineExpr(expr.replaceDims(repl), numDims, 0) == expect;
+}
+
+/// Whether the body is `out + in0 * in1` (in either operand order).
+bool isMulAddBody(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 3 || yield.getNumOperands() != 1)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value other = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if (add.getLhs() != acc && add.getRhs() != acc)
+    return false;
+  auto mul = other.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+/// Matches the dense 2-D NCHW conv generic that GraphToLinalg emits, with
+/// stride 1 along the output columns (any row stride, any dilation):
+///   in  (n, c, oh * sh + kh * dh, ow + kw * dw)
+///   w   (m, c, kh, kw)
+///   out (n, m, oh, ow)
+/// on f32 tensors of static shape, body `out + in * w`.
+bool isDenseConv(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() != kNumLoops ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
+      return false;
+  }
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < kNumLoops; ++i)
+    if ((i < kC) != (iters[i] == utils::IteratorType::parallel))
+      return false;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[2] !=
+          AffineMap::get(kNumLoops, 0, {d(kN), d(kM), d(kOH), d(kOW)}, ctx) ||
+      maps[1] !=
+          AffineMap::get(kNumLoops, 0, {d(kM), d(kC), d(kKH), d(kKW)}, ctx))
+    return false;
+  AffineMap in = maps[0];
+  if (in.getNumResults() != 4 || in.getResult(0) != d(kN) ||
+      in.getResult(1) != d(kC))
+    return false;
+  // Rows: only oh and kh; columns: exactly ow plus a kw term.
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  AffineExpr rows = in.getResult(2), cols = in.getResult(3);
+  for (unsigned i = 0; i < kNumLoops; ++i) {
+    if (i != kOH && i != kKH && rows.isFunctionOfDim(i))
+      return false;
+    if (i != kOW && i != kKW && cols.isFunctionOfDim(i))
+      return false;
+  }
+  if (!reducesTo(rows, {kOH, kKH}, zero, kNumLoops) ||
+      !reducesTo(cols, {kKW}, d(kOW), kNumLoops))
+    return false;
+  return isMulAddBody(op);
+}
+
+/// A 1x1 conv with stride 1 and batch 1 whose input is exactly the window
+/// range is a matrix product on collapsed views: w[M, C] x in[C, H*W] onto the
+/// output collapsed to [M, H*W]. Rewrites it into that `linalg.matmul` (for
+/// tfrt-vectorize-matmul, which runs next) and expands the result back.
+///
+/// This happens here rather than in the graph lowering: there the matmul's
+/// collapse_shape operands would let linalg-fuse-elementwise-ops propagate
+/// the reshapes through it, which turns it back into a (worse) generic.
+LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges[kN] != 1 || ranges[kKH] != 1 || ranges[kKW] != 1)
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  AffineMap in = op.getIndexingMapsArray()[0];
+  if (!reducesTo(in.getResult(2), {kKH}, getAffineDimExpr(kOH, ctx), kNumLoops))
+    return failure();
+  Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
+  Value out = op.getDpsInits()[0];
+  auto xt = cast<RankedTensorType>(x.getType());
+  if (xt.getDimSize(2) != ranges[kOH] || xt.getDimSize(3) != ranges[kOW])
+    return failure();
+  int64_t m = ranges[kM], c = ranges[kC], p = ranges[kOH] * ranges[kOW];
+  Type f32 = xt.getElementType();
+  Location loc = op.getLoc();
+  SmallVector<ReassociationIndices> nchw{{0, 1}, {2, 3}};
+  rewriter.setInsertionPoint(op);
+  Value xc = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({c, p}, f32), x, nchw);
+  Value wc = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({m, c}, f32), w,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value oc = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({m, p}, f32), out, nchw);
+  auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{oc.getType()},
+                                     ValueRange{wc, xc}, ValueRange{oc});
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, op.getResultTypes()[0],
+                                                     mm.getResult(0), nchw);
+  return success();
+}
+
+/// Tiles and vectorizes one conv generic. Shapes the register tile does not
+/// divide are left untouched (today's loop lowering).
+LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!isDenseConv(op))
+    return failure();
+  if (succeeded(rewritePointwise(rewriter, op)))
+    return success();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rm = firstDivisor(ranges[kM], kRegMs);
+  int64_t rn = firstDivisor(ranges[kOW], kRegNs);
+  int64_t rc = firstDivisor(ranges[kC], kRegCs);
+  if (!rm || !rn || !rc)
+    return failure();
+
+  // One level of tiling: the register tile (1, rm, 1, rn, rc, 1, 1), loops
+  // ordered (n, oh, ow, m, c, kh, kw) so that consecutive m tiles reuse the
+  // input rows of one (oh, ow) tile from the cache.
+  scf::SCFTilingOptions opts;
+  opts.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), {1, rm, 1, rn, rc, 1, 1}));
+  opts.setInterchange({kN, kOH, kOW, kM, kC, kKH, kKW});
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), opts);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  auto tile = dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
+  if (!tile)
+    return failure();
+
+  // Fold n, oh, kh and kw (all of extent 1 now): oh + kh and ow + kw become
+  // plain dims and the tile is out[m, ow] += w[m, c] * in[c, ow]. The
+  // c dim stays even when rc == 1 so that the tile remains a contraction.
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  control.controlFn = [](Operation *) {
+    return SmallVector<unsigned>{kN, kOH, kKH, kKW};
+  };
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::DropUnitDimsResult> folded =
+      linalg::dropUnitDims(rewriter, tile, control);
+  if (failed(folded))
+    return failure();
+  rewriter.replaceOp(tile, folded->replacements);
+
+  // The folded generic has loops (m, ow, c) and reads in[c, ow], w[m, c]:
+  // exactly linalg.matmul(w, in), which the vectorizer turns into a
+  // vector.contract (it does not for generics).
+  auto generic = dyn_cast<linalg::GenericOp>(folded->resultOp.getOperation());
+  if (!generic || generic.getNumLoops() != 3)
+    return failure();
+  MLIRContext *ctx = rewriter.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (maps[0] != AffineMap::get(3, 0, {d(2), d(1)}, ctx) ||
+      maps[1] != AffineMap::get(3, 0, {d(0), d(2)}, ctx) ||
+      maps[2] != AffineMap::get(3, 0, {d(0), d(1)}, ctx))
+    return failure();
+  rewriter.setInsertionPoint(generic);
+  auto matmul = linalg::MatmulOp::create(
+      rewriter, generic.getLoc(), generic.getResultTypes(),
+      ValueRange{generic.getDpsInputs()[1], generic.getDpsInputs()[0]},
+      generic.getDpsInits());
+  rewriter.replaceOp(generic, matmul->getResults());
+  Operation *contraction = matmul.getOperation();
+
+  rewriter.setInsertionPoint(contraction);
+  FailureOr<linalg::VectorizationResult> v = linalg::vectorize(
+      rewriter, contraction, /*inputVectorSizes=*/{},
+      /*inputScalableVecDims=*/{}, /*vectorizeNDExtract=*/false,
+      /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false,
+      /*createNamedContraction=*/true);
+  if (failed(v))
+    return failure();
+  rewriter.replaceOp(contraction, v->replacements);
+  return success();
+}
+
+struct VectorizeConvPass
+    : public tfrt::impl::VectorizeConvBase<VectorizeConvPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (isDenseConv(op))
+        ops.push_back(op);
+    });
+    if (ops.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : ops)
+      (void)vectorizeOne(rewriter, op);
+    // First merge the tiling's and the unit-dim folding's slices into single
+    // rank-reducing ones (8x32 <-> 1x8x1x32 <-> the output), then fold those
+    // into the transfers: the accumulator is then read and written directly
+    // on the loop-carried output, which loop-invariant-subset-hoisting needs.
+    MLIRContext *ctx = &getContext();
+    for (int phase = 0; phase < 2; ++phase) {
+      RewritePatternSet patterns(ctx);
+      if (phase == 0)
+        tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+      else
+        tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+      for (RegisteredOperationName name : ctx->getRegisteredOperations())
+        name.getCanonicalizationPatterns(patterns, ctx);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
