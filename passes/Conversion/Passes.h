@@ -31,6 +31,10 @@ void populateGraphToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// (benefit 2, ahead of the general conv lowering; part of the above).
 void populateDepthwiseConvPatterns(mlir::RewritePatternSet &patterns);
 
+/// Adds the graph.matmul (N-D x 2-D, f32) -> linalg.matmul over collapsed
+/// rows pattern (benefit 2, ahead of the general matmul lowering).
+void populateMatMulRowsPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace tfrt
 
 #endif // TFRT_PASSES_CONVERSION_PASSES_H

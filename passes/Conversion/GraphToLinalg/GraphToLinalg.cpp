@@ -3857,4 +3857,5 @@ void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns) {
       OneHotLowering, TopKLowering, ScatterElementsLowering,
       ScatterNDLowering>(ctx);
   populateDepthwiseConvPatterns(patterns);
+  populateMatMulRowsPatterns(patterns);
 }

@@ -921,3 +921,28 @@ func.func @conv_depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: 
   %0 = graph.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// N-D x 2-D f32 matmul: one linalg.matmul over the collapsed rows; 70
+// columns are split into 64 (the vectorized tile's multiple of 32) and 6,
+// each product writing its slice of one zero init.
+
+// CHECK-LABEL: func.func @matmul_rows
+// CHECK-SAME: (%[[A:.*]]: tensor<1x8x16xf32>, %[[B:.*]]: tensor<16x70xf32>)
+// CHECK: %[[A2:.*]] = tensor.collapse_shape %[[A]] {{\[}}[0, 1], [2]] : tensor<1x8x16xf32> into tensor<8x16xf32>
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<8x70xf32>
+// CHECK: %[[B0:.*]] = tensor.extract_slice %[[B]][0, 0] [16, 64] [1, 1]
+// CHECK: %[[C0:.*]] = tensor.extract_slice %[[Z]][0, 0] [8, 64] [1, 1]
+// CHECK: %[[M0:.*]] = linalg.matmul ins(%[[A2]], %[[B0]] : tensor<8x16xf32>, tensor<16x64xf32>) outs(%[[C0]] : tensor<8x64xf32>)
+// CHECK: %[[R0:.*]] = tensor.insert_slice %[[M0]] into %[[Z]][0, 0] [8, 64] [1, 1]
+// CHECK: %[[B1:.*]] = tensor.extract_slice %[[B]][0, 64] [16, 6] [1, 1]
+// CHECK: %[[C1:.*]] = tensor.extract_slice %[[R0]][0, 64] [8, 6] [1, 1]
+// CHECK: %[[M1:.*]] = linalg.matmul ins(%[[A2]], %[[B1]] : tensor<8x16xf32>, tensor<16x6xf32>) outs(%[[C1]] : tensor<8x6xf32>)
+// CHECK: %[[R1:.*]] = tensor.insert_slice %[[M1]] into %[[R0]][0, 64] [8, 6] [1, 1]
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[R1]] {{\[}}[0, 1], [2]] output_shape [1, 8, 70]
+// CHECK: return %[[E]]
+func.func @matmul_rows(%a: tensor<1x8x16xf32>, %b: tensor<16x70xf32>) -> tensor<1x8x70xf32> {
+  %0 = graph.matmul %a, %b : (tensor<1x8x16xf32>, tensor<16x70xf32>) -> tensor<1x8x70xf32>
+  return %0 : tensor<1x8x70xf32>
+}
