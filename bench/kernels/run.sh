@@ -26,6 +26,16 @@ KERNELS="
 gemm1024|1024x1024|1024x1024|1024x1024|
 det_conv3x3_96to24_160|1x96x160x160|24x96x3x3|1x24x160x160|strides=1,1 pads=1,1,1,1 group=1
 det_conv1x1_192_40|1x192x40x40|192x192x1x1|1x192x40x40|strides=1,1 pads=0,0,0,0 group=1
+det_conv3x3_96to24_80|1x96x80x80|24x96x3x3|1x24x80x80|strides=1,1 pads=1,1,1,1 group=1
+det_conv3x3_96to24_40|1x96x40x40|24x96x3x3|1x24x40x40|strides=1,1 pads=1,1,1,1 group=1
+det_conv1x1_16to32_320|1x16x320x320|32x16x1x1|1x32x320x320|strides=1,1 pads=0,0,0,0 group=1
+det_conv1x1_48_160|1x48x160x160|48x48x1x1|1x48x160x160|strides=1,1 pads=0,0,0,0 group=1
+det_conv1x1_96_80|1x96x80x80|96x96x1x1|1x96x80x80|strides=1,1 pads=0,0,0,0 group=1
+det_conv1x1_384_20|1x384x20x20|384x384x1x1|1x384x20x20|strides=1,1 pads=0,0,0,0 group=1
+det_conv1x1_384to360_20|1x384x20x20|360x384x1x1|1x360x20x20|strides=1,1 pads=0,0,0,0 group=1
+det_conv1x1_12to96_160|1x12x160x160|96x12x1x1|1x96x160x160|strides=1,1 pads=0,0,0,0 group=1
+det_conv1x1_48to12_160|1x48x160x160|12x48x1x1|1x12x160x160|strides=1,1 pads=0,0,0,0 group=1
+det_conv1x1_192to42_40|1x192x40x40|42x192x1x1|1x42x40x40|strides=1,1 pads=0,0,0,0 group=1
 det_dw3x3_48_160|1x48x160x160|48x1x3x3|1x48x160x160|strides=1,1 pads=1,1,1,1 group=48
 det_dw3x3s2_48_160|1x48x160x160|48x1x3x3|1x48x80x80|strides=2,2 pads=1,1,1,1 group=48
 det_dw5x5_192_40|1x192x40x40|192x1x5x5|1x192x40x40|strides=1,1 pads=2,2,2,2 group=192
