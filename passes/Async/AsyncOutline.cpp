@@ -290,8 +290,8 @@ struct AsyncOutlinePass
   /// `tfrt_profile_mark(run, entry)` after each inline kernel times it (the
   /// launches are timed by the emitted launch functions). The module's
   /// `tfrt.profile` attribute describes the entries and, last, the rest of
-  /// the inline code. A kernel's FLOPs (tfrt-profile-count-flops) count in
-  /// the first launch that runs part of it, else in the first inline entry.
+  /// the inline code. A kernel's FLOPs (tfrt-profile-count-flops) count once,
+  /// in the entry that does most of its work.
   void describeProfile(ModuleOp module, ArrayRef<func::FuncOp> entries) {
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
@@ -329,19 +329,21 @@ struct AsyncOutlinePass
         func::CallOp::create(after, op.getLoc(), mark, ValueRange{run, index});
       }
     }
-    llvm::DenseSet<int64_t> claimed;
-    SmallVector<int64_t> flops(table.size() + 1, 0);
-    auto claim = [&](const tfrt::async::ProfileFacts &facts, int64_t &sum) {
-      for (auto [id, f] : facts.kernels)
-        if (claimed.insert(id).second)
-          sum = f > INT64_MAX - sum ? INT64_MAX : sum + f;
-    };
+    // A kernel's FLOPs go to the entry that does most of its work (by the
+    // estimated work of the ops carrying its location), the first on ties.
+    llvm::MapVector<int64_t, std::pair<size_t, int64_t>> owner;
     for (auto [i, e] : llvm::enumerate(table))
-      if (e.launch)
-        claim(e.facts, flops[i]);
-    for (auto [i, e] : llvm::enumerate(table))
-      if (!e.launch)
-        claim(e.facts, flops[i]);
+      for (auto [id, w] : e.facts.weights) {
+        auto [it, inserted] = owner.try_emplace(id, i, w);
+        if (!inserted && w > it->second.second)
+          it->second = {i, w};
+      }
+    SmallVector<int64_t> flops(table.size(), 0);
+    for (auto [id, where] : owner) {
+      int64_t f = table[where.first].facts.kernels.lookup(id);
+      int64_t &sum = flops[where.first];
+      sum = f > INT64_MAX - sum ? INT64_MAX : sum + f;
+    }
     auto strings = [&](const llvm::SetVector<StringAttr> &set) {
       return b.getArrayAttr(SmallVector<Attribute>(set.begin(), set.end()));
     };

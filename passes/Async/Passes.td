@@ -158,9 +158,13 @@ def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"profile", "profile", "bool", /*default=*/"false",
-           "Describe every launch, and the inline code before each launch "
-           "and after the last, in a `tfrt.profile` attribute of the module "
-           "for a profiling build (tfrt-compile --profile)">,
+           "Profiling build (tfrt-compile --profile): describe every launch "
+           "and every kernel left inline, in program order, then the rest of "
+           "the inline code, in a `tfrt.profile` attribute of the module; "
+           "every inline kernel gets a call of "
+           "tfrt_profile_mark(run, entry) after it. A "
+           "kernel's FLOPs count once, in the entry whose ops carrying its "
+           "location do the most estimated work">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect",

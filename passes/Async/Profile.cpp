@@ -9,11 +9,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Async/Profile.h"
+#include "passes/Async/CostModel.h"
 #include "passes/Async/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -150,22 +153,76 @@ int64_t tfrt::async::countFlops(Operation *op) {
                                                : iterations * perIteration;
 }
 
-void tfrt::async::collectProfileFacts(Operation *root, ProfileFacts &facts) {
-  // Pre-order: an op's own location (a fused kernel's consumer) before the
-  // locations of its body (the producers fusion moved into it).
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    op->getLoc()->walk([&](Location loc) {
-      if (auto name = dyn_cast<NameLoc>(loc)) {
-        facts.nodes.insert(name.getName());
-      } else if (DictionaryAttr meta = profileMetadata(loc)) {
-        if (auto type = meta.getAs<StringAttr>(kProfileOpKey))
-          facts.ops.insert(type);
-        auto kernel = meta.getAs<IntegerAttr>(kProfileKernelKey);
-        auto flops = meta.getAs<IntegerAttr>(kProfileFlopsKey);
-        if (kernel && flops)
-          facts.kernels.insert({kernel.getInt(), flops.getInt()});
+namespace {
+int64_t saturatingMul(int64_t a, int64_t b) {
+  if (a <= 0 || b <= 0)
+    return 0;
+  return a > tfrt::async::kMaxCost / b ? tfrt::async::kMaxCost : a * b;
+}
+
+/// Static trip count of an scf.for / scf.forall (1 when unknown).
+int64_t tripsOf(Operation *op) {
+  auto trips = [](OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> st = getConstantIntValue(step);
+    if (!l || !u || !st || *st <= 0)
+      return int64_t(1);
+    return std::max<int64_t>(0, (*u - *l + *st - 1) / *st);
+  };
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return trips(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+  int64_t n = 1;
+  if (auto loop = dyn_cast<scf::ForallOp>(op))
+    for (auto [l, u, st] :
+         llvm::zip(loop.getMixedLowerBound(), loop.getMixedUpperBound(),
+                   loop.getMixedStep()))
+      n = saturatingMul(n, trips(l, u, st));
+  return n;
+}
+
+/// Adds the facts of the location of `op`, which runs `times` times.
+void addLocationFacts(Operation *op, int64_t times,
+                      tfrt::async::ProfileFacts &facts) {
+  int64_t work = isa<linalg::LinalgOp>(op)
+                     ? saturatingMul(times, tfrt::async::estimateCost(op))
+                     : times;
+  op->getLoc()->walk([&](Location loc) {
+    if (auto name = dyn_cast<NameLoc>(loc)) {
+      facts.nodes.insert(name.getName());
+    } else if (DictionaryAttr meta = profileMetadata(loc)) {
+      if (auto type = meta.getAs<StringAttr>(tfrt::async::kProfileOpKey))
+        facts.ops.insert(type);
+      auto kernel = meta.getAs<IntegerAttr>(tfrt::async::kProfileKernelKey);
+      auto flops = meta.getAs<IntegerAttr>(tfrt::async::kProfileFlopsKey);
+      if (kernel && flops) {
+        facts.kernels.insert({kernel.getInt(), flops.getInt()});
+        int64_t &w = facts.weights[kernel.getInt()];
+        w = std::min(tfrt::async::kMaxCost, w + work);
       }
-      return WalkResult::advance();
-    });
+    }
+    return WalkResult::advance();
   });
+}
+
+/// Pre-order: an op's own location (a fused kernel's consumer) before the
+/// locations of its body (the producers fusion moved into it).
+void collectFacts(Operation *op, int64_t times,
+                  tfrt::async::ProfileFacts &facts) {
+  addLocationFacts(op, times, facts);
+  if (isa<scf::ForOp, scf::ForallOp>(op))
+    times = saturatingMul(times, tripsOf(op));
+  else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    times = saturatingMul(times,
+                          std::max<int64_t>(1, tfrt::async::estimateCost(op) /
+                                                   tfrt::async::bodyCost(op)));
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &inner : block)
+        collectFacts(&inner, times, facts);
+}
+} // namespace
+
+void tfrt::async::collectProfileFacts(Operation *root, ProfileFacts &facts) {
+  collectFacts(root, 1, facts);
 }

@@ -30,6 +30,12 @@ struct ProfileFacts {
   llvm::SetVector<mlir::StringAttr> ops;
   /// Kernel id -> FLOPs, recorded by tfrt-profile-count-flops.
   llvm::MapVector<int64_t, int64_t> kernels;
+  /// Kernel id -> estimated work of the ops here that carry it (executed
+  /// ops: loop trips times ops, a linalg op's iterations times its body), to
+  /// tell where a kernel's FLOPs run when several launches or inline
+  /// kernels carry its location (e.g. an output initialisation and the
+  /// contraction).
+  llvm::MapVector<int64_t, int64_t> weights;
 };
 
 /// Adds the facts in the locations of `op` and every op nested in it.

@@ -1,5 +1,5 @@
-// RUN: tfrt-opt %s -tfrt-async-outline="profile=1" | FileCheck %s
-// RUN: tfrt-opt %s -tfrt-async-outline | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-outline="profile=1" | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-outline | FileCheck %s --check-prefix=OFF
 
 // With `profile`, the launch and every kernel left inline are entries in
 // program order, then the rest of the inline code. A call of
@@ -49,6 +49,29 @@ module {
       } loc(fused<{tfrt.flops = 512 : i64, tfrt.kernel = 1 : i64}>[fused<{tfrt.op = "mul"}>["scale"]])
     }
     memref.copy %tmp, %out : memref<64x256xf32> to memref<64x256xf32> loc(fused<{tfrt.flops = 512 : i64, tfrt.kernel = 1 : i64}>[fused<{tfrt.op = "mul"}>["scale"]])
+    return
+  }
+}
+
+// -----
+
+// A kernel whose location two entries carry counts where most of its work
+// is: here in the inline contraction (64 x 64 x 64 iterations), not in the
+// launch that only initialises its output (64 x 64).
+// CHECK: module attributes {tfrt.profile = {entries = [
+// CHECK-SAME: {flops = 0 : i64, iterations = 2 : i64, kind = "launch", launch = "m_compute_par0_launch", nodes = ["mm"], ops = ["matmul"]},
+// CHECK-SAME: {flops = 524288 : i64, kind = "kernel", nodes = ["mm"], ops = ["matmul"]},
+// CHECK-SAME: {flops = 0 : i64, kind = "inline", nodes = [], ops = []}
+// CHECK-SAME: ], launches = 1 : i64}}
+#loc_mm = loc(fused<{tfrt.flops = 524288 : i64, tfrt.kernel = 7 : i64}>[fused<{tfrt.op = "matmul"}>["mm"]])
+module {
+  func.func @m_compute(%a: memref<64x64xf32> {tfrt.io = "input"}, %out: memref<64x64xf32> {tfrt.io = "output"}) {
+    %zero = arith.constant 0.0 : f32
+    scf.forall (%i) = (0) to (64) step (32) {
+      %o = memref.subview %out[%i, 0] [32, 64] [1, 1] : memref<64x64xf32> to memref<32x64xf32, strided<[64, 1], offset: ?>>
+      linalg.fill ins(%zero : f32) outs(%o : memref<32x64xf32, strided<[64, 1], offset: ?>>) loc(#loc_mm)
+    }
+    linalg.matmul ins(%a, %a : memref<64x64xf32>, memref<64x64xf32>) outs(%out : memref<64x64xf32>) loc(#loc_mm)
     return
   }
 }
