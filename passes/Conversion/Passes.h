@@ -35,6 +35,10 @@ void populateDepthwiseConvPatterns(mlir::RewritePatternSet &patterns);
 /// rows pattern (benefit 2, ahead of the general matmul lowering).
 void populateMatMulRowsPatterns(mlir::RewritePatternSet &patterns);
 
+/// Adds the kernel == stride graph.conv_transpose -> block contraction
+/// pattern (benefit 2, ahead of the general conv_transpose lowering).
+void populateConvTransposeBlocksPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace tfrt
 
 #endif // TFRT_PASSES_CONVERSION_PASSES_H

@@ -3858,4 +3858,5 @@ void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns) {
       ScatterNDLowering>(ctx);
   populateDepthwiseConvPatterns(patterns);
   populateMatMulRowsPatterns(patterns);
+  populateConvTransposeBlocksPatterns(patterns);
 }

@@ -946,3 +946,25 @@ func.func @matmul_rows(%a: tensor<1x8x16xf32>, %b: tensor<16x70xf32>) -> tensor<
   %0 = graph.matmul %a, %b : (tensor<1x8x16xf32>, tensor<16x70xf32>) -> tensor<1x8x70xf32>
   return %0 : tensor<1x8x70xf32>
 }
+
+// -----
+
+// Transposed conv whose kernel equals its stride: every input pixel writes
+// its own 2x2 output block, one contraction over the input channels into the
+// output viewed as [N, M, IH, KH, IW, KW] (no zero-upsampled input).
+
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1)>
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d5)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d3, d6)>
+// CHECK-DAG: #[[O:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5, d6)>
+// CHECK-LABEL: func.func @conv_transpose_blocks
+// CHECK-SAME: (%[[IN:.*]]: tensor<1x8x4x4xf32>, %[[WT:.*]]: tensor<8x3x2x2xf32>, %[[BI:.*]]: tensor<3xf32>)
+// CHECK: %[[I:.*]] = linalg.generic {indexing_maps = [#[[B]], {{.*}}]{{.*}} ins(%[[BI]] : tensor<3xf32>) outs(%{{.*}} : tensor<1x3x4x2x4x2xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[O]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[IN]], %[[WT]] : tensor<1x8x4x4xf32>, tensor<8x3x2x2xf32>) outs(%[[I]] : tensor<1x3x4x2x4x2xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x3x4x2x4x2xf32> into tensor<1x3x8x8xf32>
+// CHECK: return %[[C]]
+func.func @conv_transpose_blocks(%x: tensor<1x8x4x4xf32>, %w: tensor<8x3x2x2xf32>, %b: tensor<3xf32>) -> tensor<1x3x8x8xf32> {
+  %0 = graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x8x4x4xf32>, tensor<8x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x8x8xf32>
+  return %0 : tensor<1x3x8x8xf32>
+}
