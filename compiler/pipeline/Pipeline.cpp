@@ -60,6 +60,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   }
   if (opts.profile)
     pm.addNestedPass<func::FuncOp>(createProfileCountFlops());
+  if (opts.optLevel >= 1 && opts.cpuKernels)
+    pm.addNestedPass<func::FuncOp>(createSplitConvPhases());
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;
     schedule.minTaskCost = opts.parallelMinTaskCost;

@@ -73,6 +73,35 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
+  let summary = "Turn stride-2 convolutions into stride-1 ones on even/odd columns";
+  let description = [{
+    A 2-D dense convolution generic of the graph lowering with stride 2 and
+    dilation 1 along the output columns (f32, static shapes) reads its input
+    columns at `2 * ow + kw`, which tfrt-vectorize-conv cannot load as
+    vectors. This pass splits the input's even and odd columns into separate
+    channels, `in'[n, p * C + c, r, j] = in[n, c, r, 2 * j + p]`, and the
+    weight taps likewise, `w'[m, p * C + c, kh, q] = w[m, c, kh, 2 * q + p]`
+    (zero where `2 * q + p` is past the kernel), so that the convolution
+    reads `in'` at `ow + q` with stride 1: `[M, C, KH, KW]` becomes
+    `[M, 2C, KH, ceil(KW / 2)]` (a 3-wide kernel does 4 taps instead of 3).
+    The split copies are strided `tensor.extract_slice`s inserted into
+    zero-filled tensors. Only convolutions that tfrt-vectorize-conv then
+    has a register tile for (output channels divisible by 8, 6 or 4, output
+    columns by 32, 16 or 8) are split. Run it before
+    `tfrt-async-tile-loops`: the copies then happen once, outside the
+    parallel chunks.
+
+    Before: `linalg.generic` reading `tensor<1x3x641x641xf32>` at
+    `(n, c, oh * 2 + kh, ow * 2 + kw)` with weight `tensor<16x3x3x3xf32>`.
+    After: the same generic reading `tensor<1x6x641x321xf32>` at
+    `(n, c, oh * 2 + kh, ow + kw)` with weight `tensor<16x6x3x2xf32>`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
   let summary = "Register-tile dense NCHW convolutions and vectorize them";
   let description = [{

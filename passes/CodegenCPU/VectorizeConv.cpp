@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/ConvGeneric.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,106 +25,9 @@ namespace tfrt {
 } // namespace tfrt
 
 using namespace mlir;
+using namespace tfrt::conv;
 
 namespace {
-// Loops of the conv generic: (n, m, oh, ow, c, kh, kw).
-enum ConvLoop : unsigned { kN, kM, kOH, kOW, kC, kKH, kKW, kNumLoops };
-
-/// Register tile candidates, best first: output channels (broadcast weights)
-/// and output columns (vectors of 16 lanes; 8 columns, half vectors, still
-/// beat the loop lowering on det's 40-wide maps).
-constexpr int64_t kRegMs[] = {8, 6, 4};
-constexpr int64_t kRegNs[] = {32, 16, 8};
-/// Input channels per step: the contraction's reduction size.
-constexpr int64_t kRegCs[] = {4, 2, 1};
-
-/// The first of `candidates` that divides `n`, or 0.
-int64_t firstDivisor(int64_t n, ArrayRef<int64_t> candidates) {
-  for (int64_t c : candidates)
-    if (n % c == 0)
-      return c;
-  return 0;
-}
-
-/// Whether `expr` equals `f(d)` for all values of the other dims, i.e.
-/// replacing each dim in `zeroed` by 0 gives `expect`.
-bool reducesTo(AffineExpr expr, ArrayRef<unsigned> zeroed, AffineExpr expect,
-               unsigned numDims) {
-  MLIRContext *ctx = expr.getContext();
-  SmallVector<AffineExpr> repl;
-  for (unsigned i = 0; i < numDims; ++i)
-    repl.push_back(llvm::is_contained(zeroed, i) ? getAffineConstantExpr(0, ctx)
-                                                 : getAffineDimExpr(i, ctx));
-  return simplifyAffineExpr(expr.replaceDims(repl), numDims, 0) == expect;
-}
-
-/// Whether the body is `out + in0 * in1` (in either operand order).
-bool isMulAddBody(linalg::GenericOp op) {
-  Block &body = op.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (body.getOperations().size() != 3 || yield.getNumOperands() != 1)
-    return false;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value acc = body.getArgument(2);
-  Value other = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  if (add.getLhs() != acc && add.getRhs() != acc)
-    return false;
-  auto mul = other.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  Value a = body.getArgument(0), b = body.getArgument(1);
-  return (mul.getLhs() == a && mul.getRhs() == b) ||
-         (mul.getLhs() == b && mul.getRhs() == a);
-}
-
-/// Matches the dense 2-D NCHW conv generic that GraphToLinalg emits, with
-/// stride 1 along the output columns (any row stride, any dilation):
-///   in  (n, c, oh * sh + kh * dh, ow + kw * dw)
-///   w   (m, c, kh, kw)
-///   out (n, m, oh, ow)
-/// on f32 tensors of static shape, body `out + in * w`.
-bool isDenseConv(linalg::GenericOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumLoops() != kNumLoops ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
-    return false;
-  for (Value v : op->getOperands()) {
-    auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
-      return false;
-  }
-  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
-  for (unsigned i = 0; i < kNumLoops; ++i)
-    if ((i < kC) != (iters[i] == utils::IteratorType::parallel))
-      return false;
-  MLIRContext *ctx = op.getContext();
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps[2] !=
-          AffineMap::get(kNumLoops, 0, {d(kN), d(kM), d(kOH), d(kOW)}, ctx) ||
-      maps[1] !=
-          AffineMap::get(kNumLoops, 0, {d(kM), d(kC), d(kKH), d(kKW)}, ctx))
-    return false;
-  AffineMap in = maps[0];
-  if (in.getNumResults() != 4 || in.getResult(0) != d(kN) ||
-      in.getResult(1) != d(kC))
-    return false;
-  // Rows: only oh and kh; columns: exactly ow plus a kw term.
-  AffineExpr zero = getAffineConstantExpr(0, ctx);
-  AffineExpr rows = in.getResult(2), cols = in.getResult(3);
-  for (unsigned i = 0; i < kNumLoops; ++i) {
-    if (i != kOH && i != kKH && rows.isFunctionOfDim(i))
-      return false;
-    if (i != kOW && i != kKW && cols.isFunctionOfDim(i))
-      return false;
-  }
-  if (!reducesTo(rows, {kOH, kKH}, zero, kNumLoops) ||
-      !reducesTo(cols, {kKW}, d(kOW), kNumLoops))
-    return false;
-  return isMulAddBody(op);
-}
-
 /// A 1x1 conv with stride 1 and batch 1 whose input is exactly the window
 /// range is a matrix product on collapsed views: w[M, C] x in[C, H*W] onto the
 /// output collapsed to [M, H*W]. Rewrites it into that `linalg.matmul` (for
@@ -167,7 +71,7 @@ LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
 /// Tiles and vectorizes one conv generic. Shapes the register tile does not
 /// divide are left untouched (today's loop lowering).
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op) {
-  if (!isDenseConv(op))
+  if (convColumnStride(op) != 1)
     return failure();
   if (succeeded(rewritePointwise(rewriter, op)))
     return success();
@@ -250,7 +154,7 @@ struct VectorizeConvPass
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (isDenseConv(op))
+      if (convColumnStride(op) == 1)
         ops.push_back(op);
     });
     if (ops.empty())

@@ -1,0 +1,86 @@
+//===- ConvGeneric.cpp - the dense conv generic of the graph lowering -----===//
+//
+// Implements the matcher of ConvGeneric.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CodegenCPU/ConvGeneric.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace tfrt::conv;
+
+bool tfrt::conv::reducesTo(AffineExpr expr, ArrayRef<unsigned> zeroed,
+                           AffineExpr expect, unsigned numDims) {
+  MLIRContext *ctx = expr.getContext();
+  SmallVector<AffineExpr> repl;
+  for (unsigned i = 0; i < numDims; ++i)
+    repl.push_back(llvm::is_contained(zeroed, i) ? getAffineConstantExpr(0, ctx)
+                                                 : getAffineDimExpr(i, ctx));
+  return simplifyAffineExpr(expr.replaceDims(repl), numDims, 0) == expect;
+}
+
+/// Whether the body is `out + in0 * in1` (in either operand order).
+static bool isMulAddBody(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 3 || yield.getNumOperands() != 1)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value other = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if (add.getLhs() != acc && add.getRhs() != acc)
+    return false;
+  auto mul = other.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+std::optional<int64_t> tfrt::conv::convColumnStride(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() != kNumLoops ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
+      return std::nullopt;
+  }
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < kNumLoops; ++i)
+    if ((i < kC) != (iters[i] == utils::IteratorType::parallel))
+      return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[2] !=
+          AffineMap::get(kNumLoops, 0, {d(kN), d(kM), d(kOH), d(kOW)}, ctx) ||
+      maps[1] !=
+          AffineMap::get(kNumLoops, 0, {d(kM), d(kC), d(kKH), d(kKW)}, ctx))
+    return std::nullopt;
+  AffineMap in = maps[0];
+  if (in.getNumResults() != 4 || in.getResult(0) != d(kN) ||
+      in.getResult(1) != d(kC))
+    return std::nullopt;
+  // Rows: only oh and kh; columns: only ow and kw.
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  AffineExpr rows = in.getResult(2), cols = in.getResult(3);
+  for (unsigned i = 0; i < kNumLoops; ++i) {
+    if (i != kOH && i != kKH && rows.isFunctionOfDim(i))
+      return std::nullopt;
+    if (i != kOW && i != kKW && cols.isFunctionOfDim(i))
+      return std::nullopt;
+  }
+  if (!reducesTo(rows, {kOH, kKH}, zero, kNumLoops) || !isMulAddBody(op))
+    return std::nullopt;
+  if (reducesTo(cols, {kKW}, d(kOW), kNumLoops))
+    return 1;
+  if (cols == d(kOW) * 2 + d(kKW))
+    return 2;
+  return std::nullopt;
+}

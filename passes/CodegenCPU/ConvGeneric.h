@@ -1,0 +1,52 @@
+//===- ConvGeneric.h - the dense conv generic of the graph lowering -------===//
+//
+// Matching of the 2-D dense NCHW convolution `linalg.generic` that
+// tfrt-lower-graph-to-linalg emits, shared by tfrt-split-conv-phases and
+// tfrt-vectorize-conv.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_CODEGENCPU_CONVGENERIC_H
+#define TFRT_PASSES_CODEGENCPU_CONVGENERIC_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace tfrt::conv {
+
+/// The loops of the conv generic: (n, m, oh, ow, c, kh, kw).
+enum ConvLoop : unsigned { kN, kM, kOH, kOW, kC, kKH, kKW, kNumLoops };
+
+/// Register tile candidates of tfrt-vectorize-conv, best first: output
+/// channels (broadcast weights) and output columns (vectors of 16 lanes; 8
+/// columns, half vectors, still beat the loop lowering on det's 40-wide
+/// maps), and input channels per step (the contraction's reduction size).
+inline constexpr int64_t kRegMs[] = {8, 6, 4};
+inline constexpr int64_t kRegNs[] = {32, 16, 8};
+inline constexpr int64_t kRegCs[] = {4, 2, 1};
+
+/// The first of `candidates` that divides `n`, or 0.
+inline int64_t firstDivisor(int64_t n, llvm::ArrayRef<int64_t> candidates) {
+  for (int64_t c : candidates)
+    if (n % c == 0)
+      return c;
+  return 0;
+}
+
+/// Whether `expr` (over `numDims` dims) becomes `expect` when every dim in
+/// `zeroed` is replaced by 0.
+bool reducesTo(mlir::AffineExpr expr, llvm::ArrayRef<unsigned> zeroed,
+               mlir::AffineExpr expect, unsigned numDims);
+
+/// Matches the dense 2-D NCHW conv generic:
+///   in  (n, c, oh * sh + kh * dh, ow * sw + kw * dw)
+///   w   (m, c, kh, kw)
+///   out (n, m, oh, ow)
+/// on f32 tensors of static shape, body `out + in * w`, with any row stride
+/// and dilation and either sw = 1 (any dw) or sw = 2 and dw = 1. Returns sw.
+std::optional<int64_t> convColumnStride(mlir::linalg::GenericOp op);
+
+} // namespace tfrt::conv
+
+#endif // TFRT_PASSES_CODEGENCPU_CONVGENERIC_H
