@@ -172,9 +172,13 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     read per vector (stride 1: an unaligned load at the tap's offset;
     stride s: `s` times as many lanes, of which a `vector.shuffle` keeps
     every s-th) and one `vector.fma` with the tap's broadcast weight. The
-    accumulators start from the op's init (bias or zeros) and are written
-    once per row segment. Strides up to 4 and any dilation; reads that the
-    input's padding does not cover are masked (not in bounds).
+    accumulators are written once per row segment. They start from the
+    op's init, read per segment, unless that init is a `linalg.fill` or the
+    graph lowering's broadcast of a [C] bias (also as the shared output of
+    the async tiling's `scf.forall`): then they start from the broadcast
+    scalar or bias element and the init is neither computed nor read.
+    Strides up to 4 and any dilation; reads that the input's padding does
+    not cover are masked (not in bounds).
 
     Before: `linalg.depthwise_conv_2d_nchw_chw {strides = dense<1>}
     ins(%x, %w : tensor<1x8x18x34xf32>, tensor<8x3x3xf32>)

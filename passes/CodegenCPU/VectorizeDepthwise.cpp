@@ -10,6 +10,7 @@
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tfrt {
@@ -31,7 +32,7 @@ struct Shape {
 /// their largest values over the enclosing loop, for the static in-bounds
 /// check of the input reads. Returns the updated output tensor.
 Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
-                  Value out, Value n, Value c, Value oh,
+                  Value out, Value n, Value c, Value oh, Value initValue,
                   ArrayRef<Value> weights, ArrayRef<Value> starts,
                   ArrayRef<int64_t> maxStarts, int64_t width) {
   Type f32 = b.getF32Type();
@@ -50,9 +51,12 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
 
   SmallVector<Value> accs, cols;
   for (Value start : starts) {
-    accs.push_back(vector::TransferReadOp::create(b, loc, vecType, out,
-                                                  ValueRange{n, c, oh, start},
-                                                  zero, ArrayRef<bool>{true}));
+    if (initValue)
+      accs.push_back(vector::BroadcastOp::create(b, loc, vecType, initValue));
+    else
+      accs.push_back(vector::TransferReadOp::create(
+          b, loc, vecType, out, ValueRange{n, c, oh, start}, zero,
+          ArrayRef<bool>{true}));
     cols.push_back(
         s.sw == 1
             ? start
@@ -82,6 +86,93 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
                                           ArrayRef<bool>{true})
               .getResult();
   return out;
+}
+
+/// Where the accumulators start when the op's init is a per-channel value:
+/// a scalar (linalg.fill) or an element of a [C] tensor (the broadcast
+/// generic of the graph lowering's bias), at channel c + channelOffset.
+struct InitStart {
+  Value scalar, bias, channelOffset;
+};
+
+/// Matches a linalg.fill of a scalar or the broadcast of a rank-1 tensor
+/// along dim 1 of a 4-D result; `dest` is its own init.
+bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
+    if (!fill.hasPureTensorSemantics())
+      return false;
+    start.scalar = fill.getInputs()[0];
+    dest = fill.getOutputs()[0];
+    return true;
+  }
+  auto g = dyn_cast_or_null<linalg::GenericOp>(def);
+  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
+      g.getNumDpsInits() != 1 || g.getNumLoops() != 4 ||
+      g.getNumReductionLoops() != 0)
+    return false;
+  auto bt = dyn_cast<RankedTensorType>(g.getInputs()[0].getType());
+  if (!bt || bt.getRank() != 1)
+    return false;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  MLIRContext *ctx = g.getContext();
+  if (maps[0] != AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx) ||
+      !maps[1].isIdentity())
+    return false;
+  Block &body = g.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (yield.getNumOperands() != 1 || yield.getOperand(0) != body.getArgument(0))
+    return false;
+  start.bias = g.getInputs()[0];
+  dest = g.getOutputs()[0];
+  return true;
+}
+
+/// If `op`'s init is a per-channel value, returns where the accumulators
+/// start and makes the op's destination a tensor nobody reads (the
+/// producer's own init), so the init is neither computed nor read. Handles
+/// the op itself and its chunk of an scf.forall (async tiling), whose
+/// shared output then starts from the producer's init instead.
+std::optional<InitStart> takeChannelInit(RewriterBase &rewriter,
+                                         linalg::DepthwiseConv2DNchwChwOp op,
+                                         Value &dest) {
+  InitStart start;
+  Value init = op.getOutputs()[0], newDest;
+  Operation *def = init.getDefiningOp();
+  if (def && def->hasOneUse() && matchChannelInit(def, start, newDest)) {
+    dest = newDest;
+    return start;
+  }
+  // In a chunk: init = extract_slice of the forall's shared output, the
+  // result inserted back at the same place.
+  auto slice = init.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice->hasOneUse() || !slice.hasUnitStride() ||
+      !op->hasOneUse())
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(slice.getSource());
+  auto forall =
+      arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!forall)
+    return std::nullopt;
+  auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(*op->user_begin());
+  if (!insert || insert.getDest() != arg ||
+      insert.getMixedOffsets() != slice.getMixedOffsets() ||
+      insert.getMixedSizes() != slice.getMixedSizes())
+    return std::nullopt;
+  OpOperand *shared = forall.getTiedOpOperand(arg);
+  Operation *producer = shared ? shared->get().getDefiningOp() : nullptr;
+  if (!producer || !producer->hasOneUse() ||
+      !matchChannelInit(producer, start, newDest))
+    return std::nullopt;
+  OpFoldResult offset = slice.getMixedOffsets()[1];
+  if (!isConstantIntValue(offset, 0)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    start.channelOffset =
+        getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), offset);
+  }
+  rewriter.modifyOpInPlace(forall, [&] { shared->set(newDest); });
+  dest = init;
+  return start;
 }
 
 /// Vectors per group of full vectors: the largest candidate dividing
@@ -128,6 +219,9 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
     return failure();
 
   Location loc = op.getLoc();
+  InitStart start;
+  if (std::optional<InitStart> taken = takeChannelInit(rewriter, op, init))
+    start = *taken;
   rewriter.setInsertionPoint(op);
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -143,6 +237,14 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
         auto cLoop = scf::ForOp::create(
             b, l, c0, cst(b, s.c), c1, nIter,
             [&](OpBuilder &b, Location l, Value c, ValueRange cIter) {
+              Value initValue = start.scalar;
+              if (start.bias) {
+                Value channel = c;
+                if (start.channelOffset)
+                  channel = arith::AddIOp::create(b, l, c, start.channelOffset);
+                initValue = tensor::ExtractOp::create(b, l, start.bias,
+                                                      ValueRange{channel});
+              }
               SmallVector<Value> weights;
               for (int64_t i = 0; i < s.kh; ++i)
                 for (int64_t j = 0; j < s.kw; ++j)
@@ -167,9 +269,9 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                               maxStarts.push_back((groups - 1) * step +
                                                   u * lanes);
                             }
-                            Value r =
-                                emitVectors(b, l, s, in, gIter[0], n, c, oh,
-                                            weights, starts, maxStarts, lanes);
+                            Value r = emitVectors(b, l, s, in, gIter[0], n, c,
+                                                  oh, initValue, weights,
+                                                  starts, maxStarts, lanes);
                             scf::YieldOp::create(b, l, r);
                           });
                       out = gLoop.getResult(0);
@@ -180,13 +282,14 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                         starts.push_back(cst(b, u * lanes));
                         maxStarts.push_back(u * lanes);
                       }
-                      out = emitVectors(b, l, s, in, out, n, c, oh, weights,
-                                        starts, maxStarts, lanes);
+                      out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
+                                        weights, starts, maxStarts, lanes);
                     }
                     if (tail) {
                       int64_t start = full * lanes;
-                      out = emitVectors(b, l, s, in, out, n, c, oh, weights,
-                                        {cst(b, start)}, {start}, tail);
+                      out =
+                          emitVectors(b, l, s, in, out, n, c, oh, initValue,
+                                      weights, {cst(b, start)}, {start}, tail);
                     }
                     scf::YieldOp::create(b, l, out);
                   });

@@ -84,3 +84,85 @@ func.func @f16(%x: tensor<1x2x3x18xf16>, %w: tensor<2x3x3xf16>, %b: tensor<1x2x1
       ins(%x, %w : tensor<1x2x3x18xf16>, tensor<2x3x3xf16>) outs(%b : tensor<1x2x1x16xf16>) -> tensor<1x2x1x16xf16>
   return %r : tensor<1x2x1x16xf16>
 }
+
+// -----
+
+// A zero-filled init: the accumulators start as a broadcast of the fill
+// value, the output is neither filled nor read (the fill is left dead).
+// CHECK-LABEL: func.func @fill_init
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x2x1x16xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[E]])
+// CHECK-NOT: vector.transfer_read %{{.*}} : tensor<1x2x1x16xf32>
+// CHECK: vector.fma %{{.*}}, %{{.*}}, %[[Z]]
+func.func @fill_init(%x: tensor<1x2x3x18xf32>, %w: tensor<2x3x3xf32>) -> tensor<1x2x1x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x1x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x1x16xf32>) -> tensor<1x2x1x16xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x3x18xf32>, tensor<2x3x3xf32>) outs(%f : tensor<1x2x1x16xf32>) -> tensor<1x2x1x16xf32>
+  return %r : tensor<1x2x1x16xf32>
+}
+
+// -----
+
+// The bias broadcast of the graph lowering as init: one bias element per
+// channel, broadcast into the accumulators.
+// CHECK-LABEL: func.func @bias_init
+// CHECK-SAME: %[[BIAS:[a-z0-9]+]]: tensor<2xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x2x1x16xf32>
+// CHECK: scf.for %[[C:.*]] = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[E]])
+// CHECK: %[[B:.*]] = tensor.extract %[[BIAS]][%[[C]]] : tensor<2xf32>
+// CHECK: vector.broadcast %[[B]] : f32 to vector<16xf32>
+// CHECK-NOT: linalg.generic
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @bias_init(%x: tensor<1x2x3x18xf32>, %w: tensor<2x3x3xf32>, %b: tensor<2xf32>) -> tensor<1x2x1x16xf32> {
+  %e = tensor.empty() : tensor<1x2x1x16xf32>
+  %i = linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<2xf32>) outs(%e : tensor<1x2x1x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x1x16xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x3x18xf32>, tensor<2x3x3xf32>) outs(%i : tensor<1x2x1x16xf32>) -> tensor<1x2x1x16xf32>
+  return %r : tensor<1x2x1x16xf32>
+}
+
+// -----
+
+// A chunk of the async tiling (channels split in two): the forall's shared
+// output starts from the bias generic's empty init, and each chunk reads
+// the bias at its channel offset.
+// CHECK-LABEL: func.func @bias_init_chunk
+// CHECK-SAME: %[[BIAS:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x1x16xf32>
+// CHECK: scf.forall (%[[I:.*]]) in (2) shared_outs(%{{.*}} = %[[E]])
+// CHECK: %[[OFF:.*]] = affine.apply
+// CHECK: scf.for %[[C:.*]] = %c0 to %c2 step %c1
+// CHECK: %[[CH:.*]] = arith.addi %[[C]], %[[OFF]]
+// CHECK: tensor.extract %[[BIAS]][%[[CH]]] : tensor<4xf32>
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map = affine_map<(d0) -> (d0 * 2)>
+func.func @bias_init_chunk(%x: tensor<1x4x3x18xf32>, %w: tensor<4x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x1x16xf32> {
+  %e = tensor.empty() : tensor<1x4x1x16xf32>
+  %i = linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x1x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x4x1x16xf32>
+  %r = scf.forall (%t) in (2) shared_outs(%o = %i) -> (tensor<1x4x1x16xf32>) {
+    %c = affine.apply #map(%t)
+    %xs = tensor.extract_slice %x[0, %c, 0, 0] [1, 2, 3, 18] [1, 1, 1, 1] : tensor<1x4x3x18xf32> to tensor<1x2x3x18xf32>
+    %ws = tensor.extract_slice %w[%c, 0, 0] [2, 3, 3] [1, 1, 1] : tensor<4x3x3xf32> to tensor<2x3x3xf32>
+    %os = tensor.extract_slice %o[0, %c, 0, 0] [1, 2, 1, 16] [1, 1, 1, 1] : tensor<1x4x1x16xf32> to tensor<1x2x1x16xf32>
+    %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+        ins(%xs, %ws : tensor<1x2x3x18xf32>, tensor<2x3x3xf32>) outs(%os : tensor<1x2x1x16xf32>) -> tensor<1x2x1x16xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %d into %o[0, %c, 0, 0] [1, 2, 1, 16] [1, 1, 1, 1] : tensor<1x2x1x16xf32> into tensor<1x4x1x16xf32>
+    }
+  }
+  return %r : tensor<1x4x1x16xf32>
+}
