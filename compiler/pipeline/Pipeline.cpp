@@ -74,6 +74,7 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   }
   if (opts.optLevel >= 1 && opts.cpuKernels) {
     pm.addNestedPass<func::FuncOp>(createVectorizeConv());
+    pm.addNestedPass<func::FuncOp>(createSplitMatmulColumns());
     pm.addNestedPass<func::FuncOp>(createVectorizeMatmul());
     pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"

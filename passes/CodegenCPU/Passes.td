@@ -219,4 +219,33 @@ def FuseElementwise : Pass<"tfrt-fuse-elementwise", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SplitMatmulColumns : Pass<"tfrt-split-matmul-columns", "mlir::func::FuncOp"> {
+  let summary = "Split a matmul's columns into vector-width multiples and the rest";
+  let description = [{
+    On tensors, before `tfrt-vectorize-matmul`: an f32 `linalg.matmul` with
+    static shapes whose column count N is above `lanes` and not a multiple
+    of it becomes a `linalg.matmul` over the first N - N % lanes columns
+    (slices of the right operand and of the init, which the register
+    tiling of `tfrt-vectorize-matmul` then covers) and a contraction
+    `linalg.generic` (m, n, k) over the remaining columns, whose loop
+    lowering `tfrt-interchange-loops` turns into a unit-stride innermost
+    loop over those columns; both are inserted back into the init. Left
+    whole, such a matmul lowers to scalar loops with K innermost, reading
+    the right operand with a stride of N (rec's neck: 1x1 convolutions on
+    40 columns).
+
+    Before: `linalg.matmul ins(%a, %b : tensor<120x480xf32>, tensor<480x40xf32>)`.
+    After: `linalg.matmul` on `tensor<480x32xf32>` into `tensor<120x32xf32>`,
+    a generic on `tensor<480x8xf32>` into `tensor<120x8xf32>`, two
+    `tensor.insert_slice`.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "column multiple the vectorized matmul covers">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TFRT_PASSES_CODEGENCPU_PASSES
