@@ -90,6 +90,9 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
       if (pointwise && d == 1 &&
           (tile % 8 || tile < std::min<int64_t>(32, range / 2)))
         continue;
+      // Rows of a 1x1 conv: whole 16-column register tiles of the matmul.
+      if (pointwise && d == 2 && (tile * ranges[3]) % 16)
+        continue;
       return Split{(unsigned)d, tile};
     }
   }

@@ -117,3 +117,25 @@ func.func @conv1x1_generic(%x: tensor<1x8x32x32xf32>, %w: tensor<16x8x1x1xf32>, 
   } -> tensor<1x16x32x32xf32>
   return %r : tensor<1x16x32x32xf32>
 }
+
+// -----
+
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// A 1x1 conv whose 12 output channels allow no chunks of 8 is split along
+// rows such that a chunk's rows x columns are whole 16-column register tiles
+// of the matmul it becomes: 6 chunks of 4 rows (96 columns), not 8 of 3.
+// CHECK-LABEL: func.func @conv1x1_rows
+// CHECK: scf.forall (%{{.*}}) = (0) to (24) step (4)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x12x4x24xf32>)
+func.func @conv1x1_rows(%x: tensor<1x8x24x24xf32>, %w: tensor<12x8x1x1xf32>, %o: tensor<1x12x24x24xf32>) -> tensor<1x12x24x24xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x24x24xf32>, tensor<12x8x1x1xf32>) outs(%o : tensor<1x12x24x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x12x24x24xf32>
+  return %r : tensor<1x12x24x24xf32>
+}
