@@ -196,6 +196,41 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
                            "::mlir::vector::VectorDialect"];
 }
 
+def VectorizeReductions : Pass<"tfrt-vectorize-reductions", "mlir::func::FuncOp"> {
+  let summary = "Sum over trailing dimensions with vector accumulators";
+  let description = [{
+    On tensors: a static f32 `linalg.generic` with one input read through
+    the identity map, one init read through the projection on its leading
+    (parallel) dimensions, only reduction loops after them and the body
+    `out + in` (GlobalAveragePool, ReduceSum and ReduceMean over the last
+    axes before their division) is replaced by an `scf.for` over the output
+    elements. Each output's input row (the trailing dimensions, collapsed;
+    at least `lanes` elements) is summed `lanes * unroll` elements at a time
+    into a wide vector accumulator (LLVM splits it into `unroll` independent
+    registers), then the rest as whole `lanes`-vectors and scalars; the
+    parts are combined with a reassociating `vector.reduction` and added to
+    the init element. The summation order differs from the scalar chain the
+    generic lowers to (reassociated float sums); the scalar chain is bound
+    by the latency of one add per element.
+
+    Before: `linalg.generic` (d0, d1, d2, d3) -> (d0, d1), reduction over
+    d2, d3 of a tensor<1x96x160x160xf32>, body `arith.addf %in, %out`.
+    After: `scf.for` over 96 rows, each 400 `vector.transfer_read` of
+    vector<64xf32> into one accumulator, a `vector.reduction <add>` and a
+    `tensor.insert`.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "f32 lanes of one vector">,
+    Option<"unroll", "unroll", "int64_t", /*default=*/"4",
+           "independent vector accumulators of the main loop">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def FuseElementwise : Pass<"tfrt-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Elementwise fusion that never recomputes a producer";
   let description = [{
