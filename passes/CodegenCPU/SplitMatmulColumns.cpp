@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -47,15 +48,10 @@ Value insertColumns(OpBuilder &b, Location loc, Value part, Value into,
 
 LogicalResult splitOne(RewriterBase &rewriter, linalg::MatmulOp op,
                        int64_t lanes) {
-  if (!op.hasPureTensorSemantics() || op.hasUserDefinedMaps())
+  if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
     return failure();
-  auto a = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-  auto b = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
-  auto c = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
-  if (!a || !b || !c || !a.hasStaticShape() || !b.hasStaticShape() ||
-      !c.hasStaticShape() || !a.getElementType().isF32() ||
-      !b.getElementType().isF32() || !c.getElementType().isF32())
-    return failure();
+  auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
   if (n <= lanes || n % lanes == 0 || m == 0 || k == 0)
     return failure();

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -51,15 +52,10 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
 }
 
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
-  if (!op.hasPureTensorSemantics())
+  if (!tfrt::isStaticF32Matmul(op))
     return failure();
-  auto a = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-  auto b = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
-  auto c = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
-  if (!a || !b || !c || !a.hasStaticShape() || !b.hasStaticShape() ||
-      !c.hasStaticShape() || !a.getElementType().isF32() ||
-      !b.getElementType().isF32() || !c.getElementType().isF32())
-    return failure();
+  auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   // Plain row-major matmul (no transposed or broadcast maps).
   if (op.hasUserDefinedMaps())
     return failure();

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Graph/IR/GraphOps.h"
+#include "passes/Conversion/GraphToLinalg/ConvOperands.h"
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/IR/AffineMap.h"
@@ -48,17 +49,12 @@ struct ConvTransposeBlocksLowering : OpConversionPattern<ConvTransposeOp> {
   matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput(), w = adaptor.getWeight();
-    auto xt = dyn_cast<RankedTensorType>(x.getType());
-    auto wt = dyn_cast<RankedTensorType>(w.getType());
-    auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!xt || !wt || !type || !xt.hasStaticShape() || !wt.hasStaticShape() ||
-        !type.hasStaticShape() || xt.getRank() != 4 || wt.getRank() != 4 ||
-        type.getRank() != 4)
+    tfrt::StaticF32Conv2D types =
+        tfrt::matchStaticF32Conv2D(x.getType(), w.getType(), op.getType());
+    if (!types || op.getGroup() != 1)
       return failure();
+    RankedTensorType xt = types.input, wt = types.weight, type = types.result;
     Type elem = xt.getElementType();
-    if (!elem.isF32() || wt.getElementType() != elem ||
-        type.getElementType() != elem || op.getGroup() != 1)
-      return failure();
     int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), m = wt.getDimSize(1);
     int64_t ih = xt.getDimSize(2), iw = xt.getDimSize(3);
     int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Graph/IR/GraphOps.h"
+#include "passes/Conversion/GraphToLinalg/ConvOperands.h"
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -46,17 +47,12 @@ struct DepthwiseConvLowering : OpConversionPattern<ConvOp> {
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput(), w = adaptor.getWeight();
-    auto xt = dyn_cast<RankedTensorType>(x.getType());
-    auto wt = dyn_cast<RankedTensorType>(w.getType());
-    auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!xt || !wt || !type || !xt.hasStaticShape() || !wt.hasStaticShape() ||
-        !type.hasStaticShape() || xt.getRank() != 4 || wt.getRank() != 4 ||
-        type.getRank() != 4)
+    tfrt::StaticF32Conv2D types =
+        tfrt::matchStaticF32Conv2D(x.getType(), w.getType(), op.getType());
+    if (!types)
       return failure();
+    RankedTensorType xt = types.input, wt = types.weight, type = types.result;
     Type elem = xt.getElementType();
-    if (!elem.isF32() || wt.getElementType() != elem ||
-        type.getElementType() != elem)
-      return failure();
     int64_t c = xt.getDimSize(1);
     if (c < 2 || static_cast<int64_t>(op.getGroup()) != c ||
         wt.getDimSize(0) != c || wt.getDimSize(1) != 1 ||
