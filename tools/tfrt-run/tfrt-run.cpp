@@ -1455,27 +1455,25 @@ int runTool(const Options &options) {
         copyTimes.push_back(withCopies);
       }
     }
-    auto medianOf = [](std::vector<double> v) {
+    // Sorts `v` and returns its median.
+    auto sortedMedian = [](std::vector<double> &v) {
       std::sort(v.begin(), v.end());
       size_t n = v.size();
       return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     };
-    std::vector<double> sorted = times;
-    std::sort(sorted.begin(), sorted.end());
-    size_t n = sorted.size();
-    double median = medianOf(times);
+    double median = sortedMedian(times);
     double mean = 0;
     for (double t : times)
       mean += t;
-    mean /= double(n);
+    mean /= double(times.size());
     std::printf("benchmark: runs=%d median_ms=%.4f min_ms=%.4f max_ms=%.4f "
                 "mean_ms=%.4f\n",
-                options.benchmarkRuns, median, sorted.front(), sorted.back(),
+                options.benchmarkRuns, median, times.front(), times.back(),
                 mean);
     if (!kernelTimes.empty())
       std::printf("device: median_kernels_ms=%.4f median_with_copies_ms=%.4f "
                   "(CUDA events on the run's stream)\n",
-                  medianOf(kernelTimes), medianOf(copyTimes));
+                  sortedMedian(kernelTimes), sortedMedian(copyTimes));
   } else if (!runOnce()) {
     return 1;
   }
