@@ -587,7 +587,16 @@ def run_staged_test(entry, args, work_root):
 
 
 def run_stage_in(args):
-    manifest = json.load(open(os.path.join(args.stage_in, "manifest.json")))
+    path = os.path.join(args.stage_in, "manifest.json")
+    try:
+        with open(path) as fh:
+            manifest = json.load(fh)
+        if not isinstance(manifest, dict) or not {"meta", "tests"} <= set(manifest):
+            raise ValueError("no 'meta' and 'tests'")
+    except (OSError, ValueError) as exc:
+        print("error: --stage-in %s: not a stage of --stage-out (%s: %s)" % (
+            args.stage_in, os.path.basename(path), exc), file=sys.stderr)
+        return 2
     entries = manifest["tests"]
     if args.filter:
         entries = [e for e in entries if re.search(args.filter, e["id"])]
