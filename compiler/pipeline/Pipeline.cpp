@@ -99,7 +99,17 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   PlanWorkspaceOptions ws;
   ws.alignment = opts.workspaceAlignment;
   pm.addNestedPass<func::FuncOp>(createPlanWorkspace(ws));
-  pm.addNestedPass<func::FuncOp>(createLowerCopies());
+  LowerCopiesOptions copies;
+  if (opts.cpuKernels && opts.parallelLoops) {
+    // Copies of 16 KiB and more become launches (vectorised with noalias
+    // buffers, parallel chunks of at least 512 KiB), padded inputs fill
+    // only their border.
+    copies.minBytes = 16384;
+    copies.chunkBytes = 524288;
+    copies.maxChunks = opts.parallelMaxChunks;
+    copies.fuseFills = true;
+  }
+  pm.addNestedPass<func::FuncOp>(createLowerCopies(copies));
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncOutlineOptions outline;
     outline.profile = opts.profile;

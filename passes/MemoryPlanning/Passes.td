@@ -79,7 +79,7 @@ def PlanWorkspace : Pass<"tfrt-plan-workspace", "mlir::func::FuncOp"> {
 }
 
 def LowerCopies : Pass<"tfrt-lower-copies", "mlir::func::FuncOp"> {
-  let summary = "Rewrite memref.copy into linalg.copy";
+  let summary = "Rewrite memref.copy into linalg.copy (parallel chunks for big ones)";
   let description = [{
     `memref.copy` between strided buffers lowers to a call into MLIR's C
     runner utilities, which generated objects must not depend on. This pass
@@ -94,8 +94,62 @@ def LowerCopies : Pass<"tfrt-lower-copies", "mlir::func::FuncOp"> {
     ```mlir
     linalg.copy ins(%a : memref<4xf32, strided<[2]>>) outs(%b : memref<4xf32>)
     ```
+
+    With `min-bytes` > 0 (the CPU pipeline with parallel loops), a copy at
+    the top level of the entry function that moves at least `min-bytes`
+    bytes becomes an `scf.forall` of equal chunks (slices along one dim the
+    copy covers whole, each moving at least `chunk-bytes`, at most
+    `max-chunks` of them; one chunk when no dim divides well). Then
+    tfrt-async-outline makes it a pool launch: the chunks run in parallel,
+    and even a one-chunk launch gets its buffers as separate noalias
+    pointers, so that LLVM vectorizes the copy loops (inline, every
+    temporary is a view of the one workspace pointer).
+
+    With `fuse-fills`, such a copy into a unit-stride subview of a buffer
+    whose previous writer (nothing else touching the buffer in between) is
+    a top-level fill of the whole buffer with one value (`linalg.fill`, or
+    the `linalg.map` that bufferizing `tensor.pad` makes) absorbs that
+    fill: each chunk fills only the part of the buffer around the copied
+    box (the border of a padded convolution input) and copies its slice of
+    the box, and the fill is erased. A padded input is then written once
+    instead of twice, and in parallel chunks instead of serially.
+
+    Before (`min-bytes=1 fuse-fills=1`):
+    ```mlir
+    linalg.fill ins(%z : f32) outs(%p : memref<1x8x10x10xf32>)
+    %box = memref.subview %p[0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1]
+    memref.copy %x, %box
+    ```
+    After (`chunk-bytes=4096`):
+    ```mlir
+    scf.forall (%i) in (2) {
+      // rows 0 and 9, columns 0 and 9 of channels [4i, 4i + 4) of %p
+      linalg.fill ins(%z : f32) outs(%top : memref<1x4x1x10xf32, ...>)
+      ...
+      linalg.copy ins(%xi : ...) outs(%boxi : ...)
+    }
+    ```
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"0",
+           "When positive, top-level copies of the entry function moving "
+           "at least this many bytes (read and written) become an "
+           "scf.forall of chunks">,
+    Option<"chunkBytes", "chunk-bytes", "int64_t", /*default=*/"524288",
+           "The smallest number of bytes one chunk moves">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64",
+           "The largest number of chunks of one copy">,
+    Option<"fuseFills", "fuse-fills", "bool", /*default=*/"false",
+           "Fold a fill of the whole destination buffer that precedes the "
+           "copy into its loop, filling only what the copy does not write">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numChunked", "num-chunked", "Copies made parallel loops">,
+    Statistic<"numFused", "num-fused", "Fills folded into a copy loop">,
+  ];
 }
 
 #endif // TFRT_PASSES_MEMORYPLANNING_PASSES

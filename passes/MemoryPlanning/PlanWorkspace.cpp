@@ -11,6 +11,7 @@
 
 #include "passes/MemoryPlanning/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -184,17 +185,216 @@ struct PlanWorkspacePass
   }
 };
 
+/// The buffer a memref value views, following subviews and casts but not
+/// memref.view (every planned temporary is a view of the one workspace).
+Value viewedBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto sv = dyn_cast<memref::SubViewOp>(def))
+      v = sv.getSource();
+    else if (auto c = dyn_cast<memref::CastOp>(def))
+      v = c.getSource();
+    else if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
+      v = e.getSrc();
+    else if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
+      v = c.getSrc();
+    else
+      break;
+  }
+  return v;
+}
+
+/// The value a top-level op fills all of `buffer` with: a linalg.fill of
+/// it, or a linalg.map without inputs yielding a value defined outside.
+Value fillValueOf(Operation *op, Value buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    if (fill.getOutputs().size() == 1 && fill.getOutputs()[0] == buffer &&
+        fill.getInputs().size() == 1)
+      return fill.getInputs()[0];
+  if (auto map = dyn_cast<linalg::MapOp>(op)) {
+    if (!map.getInputs().empty() || map.getInit() != buffer)
+      return {};
+    auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
+    if (yield.getNumOperands() != 1)
+      return {};
+    Value v = yield.getOperand(0);
+    if (v.getParentRegion()->isProperAncestor(&map.getMapper()))
+      return v;
+  }
+  return {};
+}
+
+/// The last top-level op of `block` before `before` that uses `buffer` or
+/// a view of it (views themselves do not count), or null.
+Operation *lastUserBefore(Value buffer, Operation *before, Block &block) {
+  Operation *last = nullptr;
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<ViewLikeOpInterface, memref::CastOp>(user) &&
+          user->getBlock() == &block) {
+        for (Value r : user->getResults())
+          worklist.push_back(r);
+        continue;
+      }
+      Operation *top = block.findAncestorOpInBlock(*user);
+      if (!top || top == before || !top->isBeforeInBlock(before))
+        continue;
+      if (!last || last->isBeforeInBlock(top))
+        last = top;
+    }
+  }
+  return last;
+}
+
 struct LowerCopiesPass : public tfrt::impl::LowerCopiesBase<LowerCopiesPass> {
+  using LowerCopiesBase::LowerCopiesBase;
+
   void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (minBytes > 0 && (chunkBytes < 1 || maxChunks < 1)) {
+      func.emitError("tfrt-lower-copies: chunk-bytes and max-chunks must be "
+                     "positive");
+      return signalPassFailure();
+    }
     SmallVector<memref::CopyOp> copies;
-    getOperation().walk([&](memref::CopyOp c) { copies.push_back(c); });
+    func.walk([&](memref::CopyOp c) { copies.push_back(c); });
     IRRewriter rewriter(&getContext());
+    bool entry = !func.isExternal() && tfrt::isEntryFunction(func);
     for (memref::CopyOp c : copies) {
+      if (minBytes > 0 && entry && c->getBlock() == &func.getBody().front() &&
+          succeeded(chunk(rewriter, c)))
+        continue;
       rewriter.setInsertionPoint(c);
       linalg::CopyOp::create(rewriter, c.getLoc(), c.getSource(),
                              c.getTarget());
       rewriter.eraseOp(c);
     }
+  }
+
+  /// Rewrites `copy` into an scf.forall of chunks (with the fill it absorbs,
+  /// see Passes.td); fails, changing nothing, when it does not apply.
+  LogicalResult chunk(IRRewriter &rewriter, memref::CopyOp copy) {
+    auto srcTy = dyn_cast<MemRefType>(copy.getSource().getType());
+    auto dstTy = dyn_cast<MemRefType>(copy.getTarget().getType());
+    if (!srcTy || !dstTy || !srcTy.hasStaticShape() ||
+        !dstTy.hasStaticShape() || !dstTy.getElementType().isIntOrFloat() ||
+        dstTy.getRank() == 0)
+      return failure();
+    int64_t rank = dstTy.getRank();
+    int64_t elemBytes =
+        llvm::divideCeil(dstTy.getElementType().getIntOrFloatBitWidth(), 8);
+    ArrayRef<int64_t> shape = dstTy.getShape();
+    int64_t bytes = 2 * dstTy.getNumElements() * elemBytes;
+
+    // The fill to absorb: the copy writes a unit-stride box of a whole
+    // buffer that a fill wrote last.
+    Operation *fill = nullptr;
+    Value fillValue, buffer;
+    SmallVector<int64_t> boxOffsets(rank, 0);
+    auto box = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+    if (fuseFills && box && box.getSourceType().getRank() == rank &&
+        box.getSourceType().hasStaticShape() &&
+        box.getSourceType().getLayout().isIdentity() &&
+        llvm::all_of(box.getStaticStrides(),
+                     [](int64_t s) { return s == 1; }) &&
+        !ShapedType::isDynamicShape(box.getStaticOffsets()) &&
+        llvm::equal(box.getStaticSizes(), shape) &&
+        viewedBuffer(copy.getSource()) != box.getSource()) {
+      buffer = box.getSource();
+      Operation *last = lastUserBefore(buffer, copy, *copy->getBlock());
+      if (last && (fillValue = fillValueOf(last, buffer)))
+        fill = last;
+    }
+    ArrayRef<int64_t> full = shape;
+    if (fill) {
+      full = box.getSourceType().getShape();
+      boxOffsets.assign(box.getStaticOffsets().begin(),
+                        box.getStaticOffsets().end());
+      bytes += (box.getSourceType().getNumElements() - dstTy.getNumElements()) *
+               elemBytes;
+    }
+    if (bytes < minBytes)
+      return failure();
+
+    // Split along the dim (one the box covers whole) that gives the most
+    // chunks up to the wanted number, the outermost on ties; with one chunk
+    // nothing is split (dim -1).
+    int64_t wanted = std::clamp<int64_t>(bytes / chunkBytes, 1, maxChunks);
+    int64_t dim = -1, numChunks = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (boxOffsets[d] != 0 || shape[d] != full[d])
+        continue;
+      for (int64_t n = std::min(wanted, shape[d]); n > numChunks; --n)
+        if (shape[d] % n == 0) {
+          dim = d;
+          numChunks = n;
+          break;
+        }
+    }
+    int64_t tile = dim >= 0 ? shape[dim] / numChunks : 0;
+
+    Location loc = copy.getLoc();
+    rewriter.setInsertionPoint(copy);
+    auto forall = scf::ForallOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(numChunks)},
+        ValueRange{}, std::nullopt);
+    rewriter.setInsertionPoint(forall.getBody()->getTerminator());
+    Value offset;
+    if (dim >= 0)
+      offset = arith::MulIOp::create(
+          rewriter, loc, forall.getInductionVar(0),
+          arith::ConstantIndexOp::create(rewriter, loc, tile));
+    // A slice of `v` (full or box extents `lo`, `size`), restricted to the
+    // chunk along `dim`.
+    auto slice = [&](Value v, ArrayRef<int64_t> lo, ArrayRef<int64_t> size) {
+      SmallVector<OpFoldResult> offs, sizes,
+          strides(rank, rewriter.getIndexAttr(1));
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == dim) {
+          offs.push_back(offset);
+          sizes.push_back(rewriter.getIndexAttr(tile));
+        } else {
+          offs.push_back(rewriter.getIndexAttr(lo[d]));
+          sizes.push_back(rewriter.getIndexAttr(size[d]));
+        }
+      }
+      return memref::SubViewOp::create(rewriter, loc, v, offs, sizes, strides)
+          .getResult();
+    };
+    if (fill) {
+      // Everything of the buffer outside the box: for each dim d where the
+      // box is not whole, the parts below and above it along d, box extents
+      // along the dims before d, whole extents along the dims after it.
+      SmallVector<int64_t> lo(rank, 0), size(full.begin(), full.end());
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t below = boxOffsets[d], above = full[d] - below - shape[d];
+        if (below > 0) {
+          lo[d] = 0;
+          size[d] = below;
+          linalg::FillOp::create(rewriter, loc, fillValue,
+                                 slice(buffer, lo, size));
+        }
+        if (above > 0) {
+          lo[d] = below + shape[d];
+          size[d] = above;
+          linalg::FillOp::create(rewriter, loc, fillValue,
+                                 slice(buffer, lo, size));
+        }
+        lo[d] = below;
+        size[d] = shape[d];
+      }
+    }
+    SmallVector<int64_t> zeros(rank, 0);
+    linalg::CopyOp::create(rewriter, loc, slice(copy.getSource(), zeros, shape),
+                           slice(copy.getTarget(), zeros, shape));
+    rewriter.eraseOp(copy);
+    if (fill) {
+      rewriter.eraseOp(fill);
+      ++numFused;
+    }
+    ++numChunked;
+    return success();
   }
 };
 } // namespace
