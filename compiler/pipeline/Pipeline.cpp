@@ -70,6 +70,7 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     tile.minCost = opts.parallelMinCost;
     tile.minChunkCost = opts.parallelMinChunkCost;
     tile.maxChunks = opts.parallelMaxChunks;
+    tile.costPerByte = 1;
     pm.addNestedPass<func::FuncOp>(createAsyncTileLoops(tile));
   }
   if (opts.optLevel >= 1 && opts.cpuKernels) {

@@ -124,7 +124,11 @@ struct AsyncTileLoopsPass
       if (llvm::any_of(op.getStaticLoopRanges(),
                        [](int64_t r) { return ShapedType::isDynamic(r); }))
         continue;
-      int64_t cost = tfrt::async::estimateCost(op);
+      // Work or traffic, whichever takes longer: memory-bound loops (fills,
+      // copies, elementwise chains) are worth splitting by their bytes.
+      int64_t cost = std::max(
+          tfrt::async::estimateCost(op),
+          costPerByte > 0 ? tfrt::async::bytesMoved(op) * costPerByte : 0);
       if (cost < minCost)
         continue;
       std::optional<Split> split =

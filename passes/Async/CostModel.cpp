@@ -68,3 +68,26 @@ int64_t tfrt::async::estimateCost(Operation *op) {
       inner = addSat(inner, estimateCost(&child));
   return mulSat(n, std::max<int64_t>(inner, 1));
 }
+
+int64_t tfrt::async::bytesMoved(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return 0;
+  auto bytesOf = [](Value v) -> int64_t {
+    auto t = dyn_cast<ShapedType>(v.getType());
+    if (!t || !t.hasStaticShape() || !t.getElementType().isIntOrFloat())
+      return 0;
+    return mulSat(
+        std::max<int64_t>(t.getNumElements(), 1),
+        std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8));
+  };
+  int64_t bytes = 0;
+  for (OpOperand *in : linalgOp.getDpsInputOperands())
+    bytes = addSat(bytes, bytesOf(in->get()));
+  for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+    int64_t b = bytesOf(init.get());
+    bytes = addSat(
+        bytes, linalgOp.payloadUsesValueFromOperand(&init) ? mulSat(b, 2) : b);
+  }
+  return bytes;
+}

@@ -3,7 +3,8 @@
 // The one cost model of the async passes: an estimate, in scalar
 // operations, of the work of a linalg op (loop iterations times the ops of
 // its body, transcendental functions weighted by their polynomial's length)
-// and of loops around such ops.
+// and of loops around such ops, and the bytes a linalg op moves
+// (tfrt-async-tile-loops charges them too, see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,13 @@ int64_t bodyCost(mlir::Operation *linalgOp);
 /// without regions). Saturates at kMaxCost. Linalg ops with dynamic ranges
 /// count their static ranges only.
 int64_t estimateCost(mlir::Operation *op);
+
+/// Bytes a linalg op with static operand shapes moves: each input's size
+/// (read), each init's size (written, and counted again when the body reads
+/// it). 0 for other ops. Memory-bound loops (fills, copies, elementwise
+/// chains, resizes, transposes) do little arithmetic per byte, so their
+/// operation count alone understates their time.
+int64_t bytesMoved(mlir::Operation *linalgOp);
 
 } // namespace tfrt::async
 

@@ -16,7 +16,10 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     The cost model of the async lowering (passes/Async/CostModel.h): every
     top-level linalg op of a function on tensors with static loop ranges
     gets an estimated cost (the product of its loop ranges times the ops of
-    its body, transcendental math ops counting 16). Ops costing at least `min-cost` are tiled along their
+    its body, transcendental math ops counting 16; with `cost-per-byte`,
+    at least the bytes its operands move times that, so that memory-bound
+    loops such as fills, copies and elementwise chains, which do little
+    arithmetic per byte, split by their traffic). Ops costing at least `min-cost` are tiled along their
     first parallel loop whose range has a divisor giving at least two chunks
     of at least `min-chunk-cost` each; the chunks (at most `max-chunks`, the
     tile size always divides the range so that every chunk has the same
@@ -52,6 +55,9 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
            "The smallest estimated cost of one chunk">,
     Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64",
            "The largest number of chunks of one op">,
+    Option<"costPerByte", "cost-per-byte", "int64_t", /*default=*/"0",
+           "When positive, an op costs at least the bytes it moves times "
+           "this (memory-bound loops: fills, copies, elementwise chains)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
