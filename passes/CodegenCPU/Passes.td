@@ -63,11 +63,32 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     carried in registers across the K loop, and `tfrt-lower-vectors` after
     bufferization. Other matmuls are left to the loop lowering.
 
+    Packed right operand (`pack-min-rows`): when N is a multiple of 1024
+    (a row stride of a multiple of 4 KiB, which maps a 32-column panel of
+    the row-major operand onto two L1 sets) and M, with all the
+    `scf.forall` chunks the matmul was split into, has at least
+    `pack-min-rows` rows (and M % 8 == 0), the right operand is first
+    copied into panels `[N/32][K][32]` and the 8x32 register tile reads 32
+    contiguous floats per k. A constant right operand (weights) is packed
+    at compile time into a new constant; otherwise the copy runs once
+    before the parallel loop (itself as up to 8 parallel chunks) into a
+    tensor that bufferization and `tfrt-plan-workspace` place in the
+    workspace. When the init is a `linalg.fill` (also through the shared
+    output of the enclosing `scf.forall`), the accumulators of the first K
+    block start from the fill value and the fill disappears.
+
     Before: `linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%c : tensor<64x64xf32>)`.
     After: `scf.for` nests over 8x32 tiles with a `vector.contract` of
     `vector<8x1xf32>` and `vector<1x32xf32>` into `vector<8x32xf32>`.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let options = [
+    Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"256",
+           "Pack the right operand into [N/32][K][32] panels for matmuls "
+           "whose N is a multiple of 1024 with at least this many rows, "
+           "counting all parallel chunks (0: never)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];

@@ -2,13 +2,17 @@
 //
 // Implements tfrt-vectorize-matmul: two levels of tiling with
 // scf::tileUsingSCF and linalg::vectorize of the register tile into one
-// vector.contract (see Passes.td).
+// vector.contract; for large matmuls whose right operand has a 4 KiB row
+// stride, the right operand packed into [N/32][K][32] panels first (at
+// compile time for constants) and the same register tile built directly
+// on the panels (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -97,16 +101,401 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   return success();
 }
 
+/// Width of the packed column panels of the right operand (two zmm).
+constexpr int64_t kPanel = 32;
+
+/// Static trip count of `loop` (all its dimensions), or 0 if unknown.
+int64_t tripCount(scf::ForallOp loop) {
+  int64_t n = 1;
+  for (auto [l, u, s] :
+       llvm::zip(loop.getMixedLowerBound(), loop.getMixedUpperBound(),
+                 loop.getMixedStep())) {
+    std::optional<int64_t> lb = getConstantIntValue(l),
+                           ub = getConstantIntValue(u),
+                           st = getConstantIntValue(s);
+    if (!lb || !ub || !st || *st <= 0)
+      return 0;
+    n *= (*ub - *lb + *st - 1) / *st;
+  }
+  return n;
+}
+
+/// The f32 constant `v` is (an arith.constant, or a static unit-stride
+/// slice of one): its elements, the slice's offsets and the source's row
+/// length.
+struct ConstantView {
+  DenseElementsAttr attr;
+  int64_t row = 0, col = 0, width = 0;
+};
+
+std::optional<ConstantView> matchConstant(Value v) {
+  ConstantView view;
+  Value src = v;
+  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (!slice.hasUnitStride() || slice.getSourceType().getRank() != 2 ||
+        !slice.getType().hasStaticShape() ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()))
+      return std::nullopt;
+    view.row = slice.getStaticOffsets()[0];
+    view.col = slice.getStaticOffsets()[1];
+    src = slice.getSource();
+  }
+  auto cst = src.getDefiningOp<arith::ConstantOp>();
+  if (!cst)
+    return std::nullopt;
+  view.attr = dyn_cast<DenseElementsAttr>(cst.getValue());
+  auto type = dyn_cast<RankedTensorType>(src.getType());
+  if (!view.attr || !type || type.getRank() != 2 ||
+      !type.getElementType().isF32())
+    return std::nullopt;
+  view.width = type.getDimSize(1);
+  return view;
+}
+
+/// The right operand `rhs` [K, N] as column panels [N / nr, K, nr]: a new
+/// constant when `rhs` is one (weights packed at compile time), else a loop
+/// of nr-lane copies into a new tensor at the builder's insertion point.
+Value packPanels(OpBuilder &b, Location loc, Value rhs, int64_t nr,
+                 int64_t chunks) {
+  auto type = cast<RankedTensorType>(rhs.getType());
+  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
+  Type f32 = b.getF32Type();
+  auto packedType = RankedTensorType::get({n / nr, k, nr}, f32);
+  if (std::optional<ConstantView> c = matchConstant(rhs)) {
+    SmallVector<float> packed(n * k);
+    if (c->attr.isSplat()) {
+      std::fill(packed.begin(), packed.end(), c->attr.getSplatValue<float>());
+    } else {
+      auto values = c->attr.getValues<float>();
+      for (int64_t p = 0; p < n / nr; ++p)
+        for (int64_t i = 0; i < k; ++i)
+          for (int64_t j = 0; j < nr; ++j)
+            packed[(p * k + i) * nr + j] =
+                values[(c->row + i) * c->width + c->col + p * nr + j];
+    }
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(packedType, ArrayRef<float>(packed)));
+  }
+  auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(bb, loc, v);
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value empty = tensor::EmptyOp::create(b, loc, packedType.getShape(), f32);
+  auto vecType = VectorType::get({nr}, f32);
+  Value c0 = cst(b, 0), c1 = cst(b, 1);
+  // Panels [first, first + count) into `out` (numbered from `first` in it
+  // when `local`): rows of K outer, so each reads a contiguous row.
+  auto copyPanels = [&](OpBuilder &b, Location l, Value out, Value first,
+                        int64_t count, bool local) -> Value {
+    auto loop = scf::ForOp::create(
+        b, l, c0, cst(b, k), c1, ValueRange{out},
+        [&](OpBuilder &b, Location l, Value i, ValueRange kIter) {
+          auto pLoop = scf::ForOp::create(
+              b, l, c0, cst(b, count), c1, kIter,
+              [&](OpBuilder &b, Location l, Value p, ValueRange pIter) {
+                Value panel = first ? arith::AddIOp::create(b, l, first, p) : p;
+                Value col = arith::MulIOp::create(b, l, panel, cst(b, nr));
+                Value v = vector::TransferReadOp::create(
+                    b, l, vecType, rhs, ValueRange{i, col}, zero,
+                    ArrayRef<bool>{true});
+                Value w =
+                    vector::TransferWriteOp::create(
+                        b, l, v, pIter[0], ValueRange{local ? p : panel, i, c0},
+                        ArrayRef<bool>{true})
+                        .getResult();
+                scf::YieldOp::create(b, l, w);
+              });
+          scf::YieldOp::create(b, l, pLoop.getResult(0));
+        });
+    return loop.getResult(0);
+  };
+  int64_t panels = n / nr;
+  if (chunks <= 1 || panels % chunks)
+    return copyPanels(b, loc, empty, Value(), panels, false);
+  // Parallel chunks of panels (the matmul itself runs in parallel chunks).
+  int64_t per = panels / chunks;
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(chunks)}, ValueRange{empty},
+      std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value first =
+      arith::MulIOp::create(b, loc, forall.getInductionVar(0), cst(b, per));
+  SmallVector<OpFoldResult> offsets = {first, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(per), b.getIndexAttr(k),
+                                     b.getIndexAttr(nr)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  Value part = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({per, k, nr}, f32),
+      forall.getRegionIterArgs()[0], offsets, sizes, strides);
+  part = copyPanels(b, loc, part, first, per, true);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, part, forall.getRegionIterArgs()[0], offsets, sizes, strides);
+  return forall.getResult(0);
+}
+
+/// Where the packed right operand of `op` goes: before the outermost
+/// parallel loop around `op` that it does not depend on (so chunks share
+/// one packing), with the number of rows all those chunks have together.
+/// Fails when the packing could not be placed in the function's top-level
+/// block (the workspace planner places only those temporaries).
+struct PackSite {
+  Operation *before = nullptr;
+  int64_t rows = 0;
+};
+
+std::optional<PackSite> packSite(linalg::MatmulOp op, int64_t m) {
+  Value rhs = op.getInputs()[1];
+  PackSite site{op, m};
+  Operation *parent = op->getParentOp();
+  while (!isa<func::FuncOp>(parent)) {
+    auto loop = dyn_cast<scf::ForallOp>(parent);
+    if (!loop)
+      return std::nullopt;
+    // A slice of a value from outside the loop with static offsets moves
+    // along with the packing.
+    Value root = rhs;
+    if (auto slice = rhs.getDefiningOp<tensor::ExtractSliceOp>())
+      if (slice->getBlock() == op->getBlock() && slice.getOffsets().empty() &&
+          slice.getSizes().empty() && slice.getStrides().empty())
+        root = slice.getSource();
+    if (!loop.isDefinedOutsideOfLoop(root))
+      return std::nullopt;
+    int64_t trips = tripCount(loop);
+    if (trips == 0)
+      return std::nullopt;
+    site.before = loop;
+    site.rows *= trips;
+    parent = loop->getParentOp();
+  }
+  return site;
+}
+
+/// The scalar the init of `op` is filled with, when the init is a
+/// linalg.fill or a slice of the shared output of the enclosing scf.forall
+/// whose init is one. `forallInit` is then the forall's operand that
+/// the fill's destination can replace once nothing reads the init, `dest`
+/// the destination of a fill that only `op` uses.
+struct FillInit {
+  Value scalar;
+  OpOperand *forallInit = nullptr;
+  Value dest;
+};
+
+std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
+  Value init = op.getOutputs()[0];
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return FillInit{fill.getInputs()[0], nullptr,
+                    fill->hasOneUse() ? fill.getOutputs()[0] : Value()};
+  auto slice = init.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice->hasOneUse())
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(slice.getSource());
+  auto loop = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
+                  : scf::ForallOp();
+  if (!loop || slice->getBlock() != arg.getOwner())
+    return std::nullopt;
+  OpOperand *operand = loop.getTiedOpOperand(arg);
+  auto fill = operand->get().getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return std::nullopt;
+  FillInit r{fill.getInputs()[0], nullptr, Value()};
+  // The chunks together write all of the shared output, each the slice
+  // it extracted (so none reads an element before writing it).
+  auto insert = [&]() -> tensor::ParallelInsertSliceOp {
+    tensor::ParallelInsertSliceOp found;
+    for (OpOperand &use : arg.getUses()) {
+      if (use.getOwner() == slice.getOperation())
+        continue;
+      auto p = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+      if (!p || found)
+        return {};
+      found = p;
+    }
+    return found;
+  }();
+  int64_t trips = tripCount(loop);
+  auto sharedType = cast<RankedTensorType>(arg.getType());
+  if (insert && insert.getSource() == op->getResult(0) &&
+      insert.getMixedOffsets() == slice.getMixedOffsets() &&
+      insert.getMixedSizes() == slice.getMixedSizes() &&
+      slice.getType().hasStaticShape() && sharedType.hasStaticShape() &&
+      slice.getType().getNumElements() * trips == sharedType.getNumElements() &&
+      fill->hasOneUse())
+    r.forallInit = operand;
+  return r;
+}
+
+/// Row stride of the right operand (bytes) whose multiples map a column
+/// panel onto a few L1 sets, so that packing pays (measured: N = 1024 and
+/// 2048 gain, N = 512 loses the packing time).
+constexpr int64_t kCriticalStride = 4096;
+
+/// The register tile of tfrt-vectorize-matmul on a packed right operand:
+/// for each block of nt columns and kt of K, each rm rows, each panel of 32
+/// columns, an rm x 32 accumulator carried through kt steps that read 32
+/// contiguous floats of the panel and broadcast rm elements of the left
+/// operand. The accumulators of the first K block start from the fill
+/// value when the init is a fill.
+LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
+                        int64_t minRows) {
+  if (minRows <= 0)
+    return failure();
+  auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
+  int64_t nr = kPanel, rm = 8;
+  if (n % nr || m % rm || (n * 4) % kCriticalStride)
+    return failure();
+  std::optional<PackSite> site = packSite(op, m);
+  if (!site || site->rows < minRows)
+    return failure();
+  // Cache tiles as in the unpacked kernel: 256 columns (8 panels), K in
+  // blocks of 256 (a panel's block is 32 KiB, L1-sized).
+  int64_t nt = largestDivisor(n, {256, 128, 64, 32});
+  int64_t kt =
+      k <= 256 ? k : largestDivisor(k, {256, 128, 64, 32, 16, 8, 4, 2, 1});
+  Location loc = op.getLoc();
+  Value lhs = op.getInputs()[0], rhs = op.getInputs()[1];
+  rewriter.setInsertionPoint(site->before);
+  if (site->before != op.getOperation()) {
+    if (auto slice = rhs.getDefiningOp<tensor::ExtractSliceOp>();
+        slice && slice->getBlock() == op->getBlock())
+      rhs = rewriter.clone(*slice)->getResult(0);
+  }
+  // Packing for a parallel loop runs in parallel chunks too.
+  int64_t packChunks = 1;
+  if (site->before != op.getOperation())
+    packChunks = largestDivisor(n / nr, {8, 4, 2});
+  Value packed = packPanels(rewriter, loc, rhs, nr, packChunks);
+  std::optional<FillInit> fillInit = matchFillInit(op);
+
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  auto cst = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
+  Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
+  auto accType = VectorType::get({rm, nr}, f32);
+  auto lhsType = VectorType::get({rm, 1}, f32);
+  auto rhsType = VectorType::get({1, nr}, f32);
+  MLIRContext *ctx = rewriter.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap panelMap = AffineMap::get(3, 0, {d(1), d(2)}, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                 AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
+  ArrayAttr mapsAttr = rewriter.getAffineMapArrayAttr(maps);
+  ArrayAttr iters = rewriter.getArrayAttr(
+      {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+
+  // One register tile: rows [mi, mi + rm), columns [col, col + nr), K
+  // block [kb, kb + kt).
+  auto tile = [&](OpBuilder &b, Location l, Value out, Value kb, Value mi,
+                  Value col) -> Value {
+    Value panel = arith::DivUIOp::create(b, l, col, cst(b, nr));
+    Value acc;
+    if (fillInit) {
+      Value first =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, kb, c0);
+      auto branch = scf::IfOp::create(
+          b, l, first,
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l,
+                                 Value(vector::BroadcastOp::create(
+                                     b, l, accType, fillInit->scalar)));
+          },
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l,
+                                 Value(vector::TransferReadOp::create(
+                                     b, l, accType, out, ValueRange{mi, col},
+                                     zero, ArrayRef<bool>{true, true})));
+          });
+      acc = branch.getResult(0);
+    } else {
+      acc = vector::TransferReadOp::create(b, l, accType, out,
+                                           ValueRange{mi, col}, zero,
+                                           ArrayRef<bool>{true, true});
+    }
+    Value kEnd = arith::AddIOp::create(b, l, kb, cst(b, kt));
+    auto kLoop = scf::ForOp::create(
+        b, l, kb, kEnd, c1, ValueRange{acc},
+        [&](OpBuilder &b, Location l, Value ki, ValueRange kIter) {
+          Value x = vector::TransferReadOp::create(b, l, lhsType, lhs,
+                                                   ValueRange{mi, ki}, zero,
+                                                   ArrayRef<bool>{true, true});
+          Value y = vector::TransferReadOp::create(
+              b, l, rhsType, packed, ValueRange{panel, ki, c0}, zero, panelMap,
+              ArrayRef<bool>{true, true});
+          Value r = vector::ContractionOp::create(b, l, x, y, kIter[0],
+                                                  mapsAttr, iters);
+          scf::YieldOp::create(b, l, r);
+        });
+    return vector::TransferWriteOp::create(b, l, kLoop.getResult(0), out,
+                                           ValueRange{mi, col},
+                                           ArrayRef<bool>{true, true})
+        .getResult();
+  };
+
+  Value init = fillInit && fillInit->dest ? fillInit->dest : op.getOutputs()[0];
+  auto nbLoop = scf::ForOp::create(
+      rewriter, loc, c0, cst(rewriter, n), cst(rewriter, nt), ValueRange{init},
+      [&](OpBuilder &b, Location l, Value nb, ValueRange nbIter) {
+        auto kbLoop = scf::ForOp::create(
+            b, l, c0, cst(b, k), cst(b, kt), nbIter,
+            [&](OpBuilder &b, Location l, Value kb, ValueRange kbIter) {
+              auto mLoop = scf::ForOp::create(
+                  b, l, c0, cst(b, m), cst(b, rm), kbIter,
+                  [&](OpBuilder &b, Location l, Value mi, ValueRange mIter) {
+                    auto pLoop = scf::ForOp::create(
+                        b, l, c0, cst(b, nt), cst(b, nr), mIter,
+                        [&](OpBuilder &b, Location l, Value pj,
+                            ValueRange pIter) {
+                          Value col = arith::AddIOp::create(b, l, nb, pj);
+                          scf::YieldOp::create(
+                              b, l, tile(b, l, pIter[0], kb, mi, col));
+                        });
+                    scf::YieldOp::create(b, l, pLoop.getResult(0));
+                  });
+              scf::YieldOp::create(b, l, mLoop.getResult(0));
+            });
+        scf::YieldOp::create(b, l, kbLoop.getResult(0));
+      });
+  rewriter.replaceOp(op, nbLoop.getResults());
+  // Nothing reads the fill any more: the shared output starts as the
+  // fill's destination.
+  if (fillInit && fillInit->forallInit) {
+    auto fill = fillInit->forallInit->get().getDefiningOp<linalg::FillOp>();
+    rewriter.modifyOpInPlace(fillInit->forallInit->getOwner(), [&] {
+      fillInit->forallInit->set(fill.getOutputs()[0]);
+    });
+  }
+  return success();
+}
+
 struct VectorizeMatmulPass
     : public tfrt::impl::VectorizeMatmulBase<VectorizeMatmulPass> {
+  using VectorizeMatmulBase::VectorizeMatmulBase;
+
   void runOnOperation() override {
     SmallVector<linalg::MatmulOp> ops;
     getOperation().walk([&](linalg::MatmulOp op) { ops.push_back(op); });
     if (ops.empty())
       return;
     IRRewriter rewriter(&getContext());
-    for (linalg::MatmulOp op : ops)
+    for (linalg::MatmulOp op : ops) {
+      if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
+        continue;
+      if (succeeded(packedOne(rewriter, op, packMinRows)))
+        continue;
       (void)vectorizeOne(rewriter, op);
+    }
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     for (RegisteredOperationName name :
