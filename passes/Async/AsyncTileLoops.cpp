@@ -43,8 +43,13 @@ bool isConv2DGeneric(linalg::LinalgOp op) {
       AffineMap::getMultiDimIdentityMap(7, ctx).getMajorSubMap(4))
     return false;
   AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  return in.getNumResults() == 4 && in.getResult(2).isFunctionOfDim(2) &&
-         in.getResult(2).isFunctionOfDim(5);
+  if (in.getNumResults() != 4)
+    return false;
+  // NCHW, or the rows-outer [N, H, C, W] input of tfrt-split-conv-phases.
+  auto isRows = [](AffineExpr e) {
+    return e.isFunctionOfDim(2) && e.isFunctionOfDim(5);
+  };
+  return isRows(in.getResult(2)) || isRows(in.getResult(1));
 }
 
 /// Picks the loop and tile size for `op`, if splitting pays.

@@ -42,7 +42,8 @@ static bool isMulAddBody(linalg::GenericOp op) {
          (mul.getLhs() == b && mul.getRhs() == a);
 }
 
-std::optional<int64_t> tfrt::conv::convColumnStride(linalg::GenericOp op) {
+std::optional<int64_t> tfrt::conv::convColumnStride(linalg::GenericOp op,
+                                                    bool *rowsOuter) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() != kNumLoops ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return std::nullopt;
@@ -64,12 +65,16 @@ std::optional<int64_t> tfrt::conv::convColumnStride(linalg::GenericOp op) {
           AffineMap::get(kNumLoops, 0, {d(kM), d(kC), d(kKH), d(kKW)}, ctx))
     return std::nullopt;
   AffineMap in = maps[0];
-  if (in.getNumResults() != 4 || in.getResult(0) != d(kN) ||
-      in.getResult(1) != d(kC))
+  if (in.getNumResults() != 4 || in.getResult(0) != d(kN))
     return std::nullopt;
+  bool outer = in.getResult(2) == d(kC);
+  if (!outer && in.getResult(1) != d(kC))
+    return std::nullopt;
+  if (rowsOuter)
+    *rowsOuter = outer;
   // Rows: only oh and kh; columns: only ow and kw.
   AffineExpr zero = getAffineConstantExpr(0, ctx);
-  AffineExpr rows = in.getResult(2), cols = in.getResult(3);
+  AffineExpr rows = in.getResult(outer ? 1 : 2), cols = in.getResult(3);
   for (unsigned i = 0; i < kNumLoops; ++i) {
     if (i != kOH && i != kKH && rows.isFunctionOfDim(i))
       return std::nullopt;

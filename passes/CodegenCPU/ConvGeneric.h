@@ -25,6 +25,9 @@ enum ConvLoop : unsigned { kN, kM, kOH, kOW, kC, kKH, kKW, kNumLoops };
 inline constexpr int64_t kRegMs[] = {8, 6, 4};
 inline constexpr int64_t kRegNs[] = {32, 16, 8};
 inline constexpr int64_t kRegCs[] = {4, 2, 1};
+/// Input channels per step on the rows-outer input, where the channel loop
+/// is innermost (one kernel tap per channel sweep).
+inline constexpr int64_t kRowsOuterRegCs[] = {8, 4, 2, 1};
 
 /// The first of `candidates` that divides `n`, or 0.
 inline int64_t firstDivisor(int64_t n, llvm::ArrayRef<int64_t> candidates) {
@@ -45,7 +48,11 @@ bool reducesTo(mlir::AffineExpr expr, llvm::ArrayRef<unsigned> zeroed,
 ///   out (n, m, oh, ow)
 /// on f32 tensors of static shape, body `out + in * w`, with any row stride
 /// and dilation and either sw = 1 (any dw) or sw = 2 and dw = 1. Returns sw.
-std::optional<int64_t> convColumnStride(mlir::linalg::GenericOp op);
+/// The input may also be in the rows-outer layout [N, H, C, W] of
+/// tfrt-split-conv-phases, read at (n, oh * sh + kh * dh, c, ...); then
+/// `rowsOuter` (if given) is set.
+std::optional<int64_t> convColumnStride(mlir::linalg::GenericOp op,
+                                        bool *rowsOuter = nullptr);
 
 } // namespace tfrt::conv
 

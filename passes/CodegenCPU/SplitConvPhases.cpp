@@ -10,7 +10,10 @@
 #include "passes/CodegenCPU/ConvGeneric.h"
 #include "passes/CodegenCPU/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 namespace tfrt {
 #define GEN_PASS_DEF_SPLITCONVPHASES
@@ -33,7 +36,8 @@ namespace {
 ///
 /// The split copies are strided slices (one per phase) into zero-filled
 /// tensors; the extra work is the zero taps (KW = 3: 4 taps instead of 3).
-void splitColumnPhases(RewriterBase &rewriter, linalg::GenericOp op) {
+linalg::GenericOp splitColumnPhases(RewriterBase &rewriter,
+                                    linalg::GenericOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
   auto xt = cast<RankedTensorType>(x.getType());
@@ -93,23 +97,150 @@ void splitColumnPhases(RewriterBase &rewriter, linalg::GenericOp op) {
             b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
       });
   rewriter.replaceOp(op, split->getResults());
+  return split;
+}
+
+/// Rewrites the input of a stride-1 dense conv generic from NCHW into the
+/// rows-outer layout [N, H, C, W], read at (n, rows, c, cols): a register
+/// tile's window (a few input rows of all channels) is then a few contiguous
+/// [C, W] blocks instead of rows scattered over C planes. When the input is a
+/// zero `tensor.pad` of the spatial dims, the re-layout is that padding:
+/// a zero fill of the padded [N, H, C, W] tensor and one transposing copy of
+/// the unpadded input into its interior (the pad dies with its last use).
+void relayoutRowsOuter(RewriterBase &rewriter, linalg::GenericOp op) {
+  Value x = op.getDpsInputs()[0];
+  auto xt = cast<RankedTensorType>(x.getType());
+  Type f32 = xt.getElementType();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  Value src = x;
+  SmallVector<int64_t> low(4, 0);
+  if (auto pad = x.getDefiningOp<tensor::PadOp>()) {
+    // The pad's location: the node, but not the conv's kernel (whose FLOPs
+    // the profile puts where the kernel's location does most work).
+    Value v = pad.getConstantPaddingValue();
+    FloatAttr f;
+    if (v && matchPattern(v, m_Constant(&f)) && f.getValue().isPosZero() &&
+        !pad.getNofold()) {
+      ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
+      if (!ShapedType::isDynamicShape(l) && !ShapedType::isDynamicShape(h) &&
+          l[0] == 0 && l[1] == 0 && h[0] == 0 && h[1] == 0) {
+        src = pad.getSource();
+        low.assign(l.begin(), l.end());
+        loc = pad.getLoc();
+      }
+    }
+  }
+  auto st = cast<RankedTensorType>(src.getType());
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1);
+  auto idx = [&](ArrayRef<int64_t> v) {
+    return getAsIndexOpFoldResult(ctx, v);
+  };
+  rewriter.setInsertionPoint(op);
+  // An alloc_tensor, not a tensor.empty: CSE would merge the border-filled
+  // tensors of two convs of the same shape, and bufferization then copies
+  // the whole tensor for one of them.
+  Value laid = bufferization::AllocTensorOp::create(
+      rewriter, loc,
+      RankedTensorType::get({n, xt.getDimSize(2), c, xt.getDimSize(3)}, f32),
+      ValueRange{});
+  bool padded = src != x;
+  SmallVector<int64_t> inner{n, st.getDimSize(2), c, st.getDimSize(3)};
+  if (padded) {
+    // Zeros only where the copy does not write: the rows above and below,
+    // then the columns left and right of the interior rows.
+    Value zero = arith::ConstantOp::create(rewriter, loc, f32,
+                                           rewriter.getZeroAttr(f32));
+    int64_t rows = xt.getDimSize(2), cols = xt.getDimSize(3);
+    int64_t below = low[2] + inner[1], right = low[3] + inner[3];
+    SmallVector<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> border{
+        {{0, 0, 0, 0}, {n, low[2], c, cols}},
+        {{0, below, 0, 0}, {n, rows - below, c, cols}},
+        {{0, low[2], 0, 0}, {n, inner[1], c, low[3]}},
+        {{0, low[2], 0, right}, {n, inner[1], c, cols - right}}};
+    for (auto &[offsets, sizes] : border) {
+      if (llvm::is_contained(sizes, 0))
+        continue;
+      Value part = tensor::ExtractSliceOp::create(
+          rewriter, loc, laid, idx(offsets), idx(sizes), idx({1, 1, 1, 1}));
+      part = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                    ValueRange{part})
+                 .getResult(0);
+      laid =
+          tensor::InsertSliceOp::create(rewriter, loc, part, laid, idx(offsets),
+                                        idx(sizes), idx({1, 1, 1, 1}));
+    }
+  }
+  Value dest = laid;
+  if (padded)
+    dest = tensor::ExtractSliceOp::create(rewriter, loc, laid,
+                                          idx({0, low[2], 0, low[3]}),
+                                          idx(inner), idx({1, 1, 1, 1}));
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto copy = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{dest.getType()}, ValueRange{src},
+      ValueRange{dest},
+      {AffineMap::get(4, 0, {d(0), d(2), d(1), d(3)}, ctx),
+       AffineMap::getMultiDimIdentityMap(4, ctx)},
+      SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, args[0]);
+      });
+  if (padded)
+    laid = tensor::InsertSliceOp::create(rewriter, loc, copy.getResult(0), laid,
+                                         idx({0, low[2], 0, low[3]}),
+                                         idx(inner), idx({1, 1, 1, 1}));
+  else
+    laid = copy.getResult(0);
+  AffineMap in = op.getIndexingMapsArray()[0];
+  AffineMap moved = AffineMap::get(
+      kNumLoops, 0,
+      {in.getResult(0), in.getResult(2), in.getResult(1), in.getResult(3)},
+      ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[0] = moved;
+  rewriter.modifyOpInPlace(op, [&] {
+    op->setOperand(0, laid);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
 }
 
 struct SplitConvPhasesPass
     : public tfrt::impl::SplitConvPhasesBase<SplitConvPhasesPass> {
+  using SplitConvPhasesBase::SplitConvPhasesBase;
+
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
       // Only where tfrt-vectorize-conv then has a register tile: the split
       // costs a copy and the zero taps.
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      if (convColumnStride(op) == 2 && firstDivisor(ranges[kM], kRegMs) &&
-          firstDivisor(ranges[kOW], kRegNs))
+      bool outer = false;
+      if (convColumnStride(op, &outer) == 2 && !outer &&
+          firstDivisor(ranges[kM], kRegMs) && firstDivisor(ranges[kOW], kRegNs))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    llvm::SmallPtrSet<Operation *, 8> split;
     for (linalg::GenericOp op : ops)
-      splitColumnPhases(rewriter, op);
+      split.insert(splitColumnPhases(rewriter, op));
+    if (!rowsOuter)
+      return;
+    // Stride-1 convs with a window (1x1 ones become matmuls) that
+    // tfrt-vectorize-conv tiles with full 32-column register tiles (narrower
+    // tiles are bound by the weight broadcasts, and measured no faster on
+    // the re-laid-out input); the ones split above keep NCHW.
+    SmallVector<linalg::GenericOp> stride1;
+    getOperation().walk([&](linalg::GenericOp op) {
+      bool outer = false;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (!split.contains(op) && convColumnStride(op, &outer) == 1 && !outer &&
+          ranges[kKH] * ranges[kKW] > 1 && firstDivisor(ranges[kM], kRegMs) &&
+          firstDivisor(ranges[kOW], kRegNs) == kRegNs[0])
+        stride1.push_back(op);
+    });
+    for (linalg::GenericOp op : stride1)
+      relayoutRowsOuter(rewriter, op);
   }
 };
 } // namespace

@@ -37,6 +37,9 @@ namespace {
 /// collapse_shape operands would let linalg-fuse-elementwise-ops propagate
 /// the reshapes through it, which turns it back into a (worse) generic.
 LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
+  bool rowsOuter = false;
+  if (convColumnStride(op, &rowsOuter) != 1 || rowsOuter)
+    return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges[kN] != 1 || ranges[kKH] != 1 || ranges[kKW] != 1)
     return failure();
@@ -71,24 +74,32 @@ LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
 /// Tiles and vectorizes one conv generic. Shapes the register tile does not
 /// divide are left untouched (today's loop lowering).
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op) {
-  if (convColumnStride(op) != 1)
+  bool rowsOuter = false;
+  if (convColumnStride(op, &rowsOuter) != 1)
     return failure();
   if (succeeded(rewritePointwise(rewriter, op)))
     return success();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t rm = firstDivisor(ranges[kM], kRegMs);
   int64_t rn = firstDivisor(ranges[kOW], kRegNs);
-  int64_t rc = firstDivisor(ranges[kC], kRegCs);
+  int64_t rc =
+      firstDivisor(ranges[kC], rowsOuter ? ArrayRef<int64_t>(kRowsOuterRegCs)
+                                         : ArrayRef<int64_t>(kRegCs));
   if (!rm || !rn || !rc)
     return failure();
 
   // One level of tiling: the register tile (1, rm, 1, rn, rc, 1, 1), loops
-  // ordered (n, oh, ow, m, c, kh, kw) so that consecutive m tiles reuse the
-  // input rows of one (oh, ow) tile from the cache.
+  // ordered (n, oh, ow, m, ...) so that consecutive m tiles reuse the input
+  // rows of one (oh, ow) tile from the cache. On the rows-outer input the
+  // channel loop is innermost (n, oh, ow, m, kh, kw, c): each tap sweeps
+  // [C, W] rows at one stride; on NCHW input the taps are innermost.
   scf::SCFTilingOptions opts;
   opts.setTileSizes(
       getAsIndexOpFoldResult(rewriter.getContext(), {1, rm, 1, rn, rc, 1, 1}));
-  opts.setInterchange({kN, kOH, kOW, kM, kC, kKH, kKW});
+  if (rowsOuter)
+    opts.setInterchange({kN, kOH, kOW, kM, kKH, kKW, kC});
+  else
+    opts.setInterchange({kN, kOH, kOW, kM, kC, kKH, kKW});
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), opts);

@@ -139,3 +139,24 @@ func.func @conv1x1_rows(%x: tensor<1x8x24x24xf32>, %w: tensor<12x8x1x1xf32>, %o:
   } -> tensor<1x12x24x24xf32>
   return %r : tensor<1x12x24x24xf32>
 }
+
+// -----
+
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2 + d5, d4, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// The conv generic on the rows-outer input [N, H, C, W] of
+// tfrt-split-conv-phases splits along output rows like the NCHW one.
+// CHECK-LABEL: func.func @conv_rows_outer
+// CHECK: scf.forall (%{{.*}}) = (0) to (32) step (4)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x4x32xf32>)
+func.func @conv_rows_outer(%x: tensor<1x34x8x34xf32>, %w: tensor<16x8x3x3xf32>, %o: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x34x8x34xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x32x32xf32>
+  return %r : tensor<1x16x32x32xf32>
+}

@@ -1,4 +1,5 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-split-conv-phases | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-split-conv-phases=rows-outer=0 | FileCheck %s --check-prefix=OFF
 
 #x2 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
@@ -54,4 +55,93 @@ func.func @narrow(%x: tensor<1x3x9x7xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<
     linalg.yield %s : f32
   } -> tensor<1x16x4x3xf32>
   return %r : tensor<1x16x4x3xf32>
+}
+
+// -----
+
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// A 3x3 stride-1 conv with 32-column register tiles on a zero-padded input:
+// the padding becomes the rows-outer re-layout. The [1, 6, 16, 34] tensor
+// gets zeros only on its border (rows 0 and 5, columns 0 and 33 of the rows
+// between), one transposing copy of the unpadded input into its interior,
+// and the conv reads it at (n, oh + kh, c, ow + kw).
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2 + d5, d4, d3 + d6)>
+// With rows-outer=0 the pad and the NCHW read stay.
+// OFF-LABEL: func.func @rows_outer
+// OFF: tensor.pad
+// OFF-NOT: alloc_tensor
+// OFF: linalg.generic {{.*}} ins(%{{.*}}, %arg1 : tensor<1x16x6x34xf32>, tensor<8x16x3x3xf32>)
+// CHECK-LABEL: func.func @rows_outer
+// CHECK-SAME: (%[[IN:.*]]: tensor<1x16x4x32xf32>, %[[WT:.*]]: tensor<8x16x3x3xf32>
+// CHECK: %[[A:.*]] = bufferization.alloc_tensor() : tensor<1x6x16x34xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[A]][0, 0, 0, 0] [1, 1, 16, 34]
+// CHECK: %[[F0:.*]] = linalg.fill {{.*}} outs(%[[S0]]
+// CHECK: %[[A0:.*]] = tensor.insert_slice %[[F0]] into %[[A]][0, 0, 0, 0] [1, 1, 16, 34]
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[A0]][0, 5, 0, 0] [1, 1, 16, 34]
+// CHECK: %[[F1:.*]] = linalg.fill {{.*}} outs(%[[S1]]
+// CHECK: %[[A1:.*]] = tensor.insert_slice %[[F1]] into %[[A0]][0, 5, 0, 0] [1, 1, 16, 34]
+// CHECK: %[[S2:.*]] = tensor.extract_slice %[[A1]][0, 1, 0, 0] [1, 4, 16, 1]
+// CHECK: %[[F2:.*]] = linalg.fill {{.*}} outs(%[[S2]]
+// CHECK: %[[A2:.*]] = tensor.insert_slice %[[F2]] into %[[A1]][0, 1, 0, 0] [1, 4, 16, 1]
+// CHECK: %[[S3:.*]] = tensor.extract_slice %[[A2]][0, 1, 0, 33] [1, 4, 16, 1]
+// CHECK: %[[F3:.*]] = linalg.fill {{.*}} outs(%[[S3]]
+// CHECK: %[[A3:.*]] = tensor.insert_slice %[[F3]] into %[[A2]][0, 1, 0, 33] [1, 4, 16, 1]
+// CHECK: %[[MID:.*]] = tensor.extract_slice %[[A3]][0, 1, 0, 1] [1, 4, 16, 32]
+// CHECK: %[[CP:.*]] = linalg.generic {indexing_maps = [#[[T]], #{{.*}}], {{.*}} ins(%[[IN]] : tensor<1x16x4x32xf32>) outs(%[[MID]] : tensor<1x4x16x32xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[V]] : f32
+// CHECK: %[[LAID:.*]] = tensor.insert_slice %[[CP]] into %[[A3]][0, 1, 0, 1] [1, 4, 16, 32]
+// CHECK: linalg.generic {indexing_maps = [#[[X]], #{{.*}}, #{{.*}}]
+// CHECK-SAME: ins(%[[LAID]], %[[WT]] : tensor<1x6x16x34xf32>, tensor<8x16x3x3xf32>)
+func.func @rows_outer(%x: tensor<1x16x4x32xf32>, %w: tensor<8x16x3x3xf32>, %o: tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x16x4x32xf32> to tensor<1x16x6x34xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%p, %w : tensor<1x16x6x34xf32>, tensor<8x16x3x3xf32>) outs(%o : tensor<1x8x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x32xf32>
+  return %r : tensor<1x8x4x32xf32>
+}
+
+// -----
+
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// Without padding the re-layout is the transposing copy alone; 16-column
+// register tiles keep NCHW.
+// CHECK-LABEL: func.func @rows_outer_unpadded
+// CHECK-NOT: linalg.fill
+// CHECK: %[[CP:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x16x6x34xf32>) outs(%{{.*}} : tensor<1x6x16x34xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[CP]], %arg1 : tensor<1x6x16x34xf32>, tensor<8x16x3x3xf32>)
+// CHECK-LABEL: func.func @narrow_tiles
+// CHECK-NOT: alloc_tensor
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<1x16x6x18xf32>, tensor<8x16x3x3xf32>)
+func.func @rows_outer_unpadded(%x: tensor<1x16x6x34xf32>, %w: tensor<8x16x3x3xf32>, %o: tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x16x6x34xf32>, tensor<8x16x3x3xf32>) outs(%o : tensor<1x8x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x32xf32>
+  return %r : tensor<1x8x4x32xf32>
+}
+func.func @narrow_tiles(%x: tensor<1x16x6x18xf32>, %w: tensor<8x16x3x3xf32>, %o: tensor<1x8x4x16xf32>) -> tensor<1x8x4x16xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x16x6x18xf32>, tensor<8x16x3x3xf32>) outs(%o : tensor<1x8x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x16xf32>
+  return %r : tensor<1x8x4x16xf32>
 }

@@ -126,3 +126,37 @@ func.func @not_mul_add(%x: tensor<1x8x6x34xf32>, %w: tensor<16x8x3x3xf32>, %o: t
   } -> tensor<1x16x4x32xf32>
   return %r : tensor<1x16x4x32xf32>
 }
+
+// -----
+
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2 + d5, d4, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// On the rows-outer input [N, H, C, W] of tfrt-split-conv-phases the channel
+// loop is innermost, in steps of 8: (kh, kw, c step 8) inside (oh, m); each
+// step contracts an 8x8 weight block with 8 input rows [c, ow + kw] of one
+// input row oh + kh.
+// CHECK-LABEL: func.func @conv3x3_rows_outer
+// CHECK-SAME: (%[[X:.*]]: tensor<1x6x16x34xf32>, %[[W:.*]]: tensor<16x16x3x3xf32>, %[[O:.*]]: tensor<1x16x4x32xf32>)
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c4 step %c1
+// CHECK: scf.for %[[M:.*]] = %c0 to %c16 step %c8 iter_args(%[[OT:.*]] =
+// CHECK: %[[ACC:.*]] = vector.transfer_read %[[OT]][%c0, %[[M]], %[[OH]], %c0]{{.*}} vector<8x32xf32>
+// CHECK: %[[R:.*]] = scf.for %[[KH:.*]] = %c0 to %c3 step %c1 iter_args(%[[A0:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args(%[[A1:.*]] = %[[A0]]) -> (vector<8x32xf32>)
+// CHECK: scf.for %[[C:.*]] = %c0 to %c16 step %c8 iter_args(%[[A2:.*]] = %[[A1]]) -> (vector<8x32xf32>)
+// CHECK: %[[WV:.*]] = vector.transfer_read %[[W]][%[[M]], %[[C]], %[[KH]], %[[KW]]]{{.*}} vector<8x8xf32>
+// CHECK: %[[ROW:.*]] = affine.apply #{{.*}}(%[[OH]], %[[KH]])
+// CHECK: %[[XV:.*]] = vector.transfer_read %[[X]][%c0, %[[ROW]], %[[C]], %[[KW]]]{{.*}} vector<8x32xf32>
+// CHECK: vector.contract {{.*}} %[[WV]], %[[XV]], %[[A2]] : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: vector.transfer_write %[[R]], %[[OT]][%c0, %[[M]], %[[OH]], %c0]
+func.func @conv3x3_rows_outer(%x: tensor<1x6x16x34xf32>, %w: tensor<16x16x3x3xf32>, %o: tensor<1x16x4x32xf32>) -> tensor<1x16x4x32xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x6x16x34xf32>, tensor<16x16x3x3xf32>) outs(%o : tensor<1x16x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x4x32xf32>
+  return %r : tensor<1x16x4x32xf32>
+}
