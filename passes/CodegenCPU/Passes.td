@@ -117,8 +117,23 @@ def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
     `(n, c, oh * 2 + kh, ow * 2 + kw)` with weight `tensor<16x3x3x3xf32>`.
     After: the same generic reading `tensor<1x6x641x321xf32>` at
     `(n, c, oh * 2 + kh, ow + kw)` with weight `tensor<16x6x3x2xf32>`.
+
+    With `rows-outer` (default on), a stride-1 dense convolution with a
+    window larger than 1x1 that tfrt-vectorize-conv has a register tile for
+    then reads its input in the rows-outer layout `[N, H, C, W]`, at
+    `(n, oh + kh, c, ow + kw)`: a register tile's window (a few input rows
+    of all channels) is a few contiguous `[C, W]` blocks instead of rows
+    scattered over C planes. When the input is a zero `tensor.pad` of the
+    spatial dims, that padding becomes the re-layout: a zero fill of the
+    padded `[N, H, C, W]` tensor and one transposing copy of the unpadded
+    input into its interior (parallel, so tfrt-async-tile-loops splits it).
   }];
+  let options = [
+    Option<"rowsOuter", "rows-outer", "bool", /*default=*/"true",
+           "Re-lay stride-1 windowed conv inputs out as [N, H, C, W]">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
@@ -144,7 +159,11 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     accumulators). Run `loop-invariant-subset-hoisting` afterwards so the
     accumulators stay in registers across the `c, kh, kw` loops.
     Convolutions whose shapes no register tile divides keep the loop
-    lowering.
+    lowering. On the rows-outer input `[N, H, C, W]` of
+    tfrt-split-conv-phases (read at `(n, oh * sh + kh * dh, c, ...)`) the
+    channel loop is innermost instead, `(n, oh, ow, m, kh, kw, c)`, in steps
+    of 8 (else 4, 2, 1): each step contracts `vector<8x8xf32>` weights with
+    8 consecutive `[C, W]` rows of one input row.
 
     A 1x1 convolution with stride 1 and batch 1 instead becomes a
     `linalg.matmul` of the collapsed weight `[M, C]` and input `[C, H*W]`
