@@ -77,6 +77,15 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     output of the enclosing `scf.forall`), the accumulators of the first K
     block start from the fill value and the fill disappears.
 
+    Seeded accumulators (`seed-init`): when K stays whole (K <= 256) and
+    the init is a `linalg.fill` or the broadcast of a rank-1 tensor along
+    the rows (a bias), directly, through the collapse of a `[1, C, H, W]`
+    output (tfrt-vectorize-conv's 1x1 convs) and/or through the shared
+    output of the enclosing `scf.forall`, and nothing else reads it, the
+    accumulators start from a broadcast of the fill value or a broadcasting
+    `vector.transfer_read` of the bias elements, and the fill/broadcast
+    pass over the output disappears (its destination becomes the init).
+
     Before: `linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%c : tensor<64x64xf32>)`.
     After: `scf.for` nests over 8x32 tiles with a `vector.contract` of
     `vector<8x1xf32>` and `vector<1x32xf32>` into `vector<8x32xf32>`.
@@ -86,6 +95,10 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
            "Pack the right operand into [N/32][K][32] panels for matmuls "
            "whose N is a multiple of 1024 with at least this many rows, "
            "counting all parallel chunks (0: never)">,
+    Option<"seedInit", "seed-init", "bool", /*default=*/"true",
+           "When K stays whole and the init is a fill or a bias broadcast "
+           "along the rows that only this matmul reads, start the "
+           "accumulators from it and drop that pass over the output">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

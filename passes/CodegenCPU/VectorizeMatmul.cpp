@@ -479,6 +479,234 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   return success();
 }
 
+/// Where the rows of `op`'s init start when the init is a per-row value
+/// that nothing else reads: a linalg.fill (`scalar`) or the broadcast of a
+/// rank-1 tensor along the rows (`bias`, element row + `offset`), seen
+/// directly, through the collapse of a [1, C, H, W] tensor into [C, H*W]
+/// (a 1x1 conv), and/or through the shared output of the enclosing
+/// scf.forall. `producerInit` is the operand that the producer's own
+/// destination replaces once the matmul no longer reads its init.
+struct RowInit {
+  Value scalar, bias;
+  OpFoldResult offset;
+  OpOperand *producerInit = nullptr;
+};
+
+std::optional<RowInit> matchRowInit(linalg::MatmulOp op) {
+  Value v = op.getOutputs()[0];
+  unsigned rowDim = 0;
+  auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+  if (collapse) {
+    auto src = collapse.getSrcType();
+    SmallVector<ReassociationIndices> re = collapse.getReassociationIndices();
+    if (src.getRank() != 4 || src.getDimSize(0) != 1 || re.size() != 2 ||
+        re[0] != ReassociationIndices{0, 1} ||
+        re[1] != ReassociationIndices{2, 3} || !collapse->hasOneUse())
+      return std::nullopt;
+    rowDim = 1;
+    v = collapse.getSrc();
+  }
+  RowInit r;
+  OpOperand *operand = &op.getOutputsMutable()[0];
+  if (collapse)
+    operand = &collapse.getSrcMutable();
+  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    auto arg = dyn_cast<BlockArgument>(slice.getSource());
+    auto loop = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
+                    : scf::ForallOp();
+    if (!loop || !slice->hasOneUse() || !slice.hasUnitStride() ||
+        slice.getSourceType().getRank() != slice.getType().getRank() ||
+        !slice.getType().hasStaticShape())
+      return std::nullopt;
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    for (auto [i, o] : llvm::enumerate(offsets)) {
+      if (i == rowDim) {
+        r.offset = o;
+        continue;
+      }
+      std::optional<int64_t> c = getConstantIntValue(o);
+      if (!c || *c != 0 ||
+          slice.getType().getDimSize(i) != slice.getSourceType().getDimSize(i))
+        return std::nullopt;
+    }
+    // The chunks together write all of the shared output, each the slice
+    // it extracted, and nothing else reads it.
+    tensor::ParallelInsertSliceOp insert;
+    for (OpOperand &use : arg.getUses()) {
+      if (use.getOwner() == slice.getOperation())
+        continue;
+      auto p = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+      if (!p || insert)
+        return std::nullopt;
+      insert = p;
+    }
+    int64_t trips = tripCount(loop);
+    auto shared = cast<RankedTensorType>(arg.getType());
+    if (!insert || insert.getMixedOffsets() != offsets ||
+        insert.getMixedSizes() != slice.getMixedSizes() ||
+        !shared.hasStaticShape() ||
+        slice.getType().getNumElements() * trips != shared.getNumElements())
+      return std::nullopt;
+    operand = loop.getTiedOpOperand(arg);
+    v = operand->get();
+  }
+  Operation *producer = v.getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return std::nullopt;
+  if (auto fill = dyn_cast<linalg::FillOp>(producer)) {
+    r.scalar = fill.getInputs()[0];
+    r.offset = OpFoldResult();
+  } else if (auto generic = dyn_cast<linalg::GenericOp>(producer)) {
+    auto biasType =
+        generic.getNumDpsInputs() == 1
+            ? dyn_cast<RankedTensorType>(generic.getInputs()[0].getType())
+            : RankedTensorType();
+    if (!biasType || biasType.getRank() != 1 ||
+        !biasType.getElementType().isF32() ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+             .isIdentity())
+      return std::nullopt;
+    AffineMap in =
+        generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    if (in.getNumResults() != 1 || !in.getResult(0).isFunctionOfDim(rowDim) ||
+        in.getResult(0) != getAffineDimExpr(rowDim, op.getContext()) ||
+        yield.getNumOperands() != 1 ||
+        yield.getOperand(0) != generic.getBody()->getArgument(0))
+      return std::nullopt;
+    r.bias = generic.getInputs()[0];
+  } else {
+    return std::nullopt;
+  }
+  r.producerInit = operand;
+  return r;
+}
+
+/// tfrt-vectorize-matmul's tiles for a matmul whose K stays whole and whose
+/// init is a per-row value (RowInit): the accumulators start from a
+/// broadcast of the fill value or of the bias elements instead of reading
+/// an output that a separate pass filled first; that pass goes.
+LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op) {
+  auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
+  if (k > 256 || n % kRegNs[std::size(kRegNs) - 1])
+    return failure();
+  int64_t rn = largestDivisor(n, kRegNs);
+  int64_t rm = largestDivisor(m, kRegMs);
+  if (rm == 1 && m != 1)
+    return failure();
+  std::optional<RowInit> init = matchRowInit(op);
+  if (!init)
+    return failure();
+  if (init->bias && init->bias.getParentRegion() != op->getParentRegion() &&
+      !init->bias.getParentRegion()->isAncestor(op->getParentRegion()))
+    return failure();
+  int64_t mt = rm;
+  for (int64_t f : {8, 4, 2})
+    if (m % (rm * f) == 0 && rm * f <= 64) {
+      mt = rm * f;
+      break;
+    }
+  int64_t nt = largestDivisor(n, {256, 128, 64, 32, 16});
+  Location loc = op.getLoc();
+  Value lhs = op.getInputs()[0], rhs = op.getInputs()[1];
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  auto cst = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
+  Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
+  auto accType = VectorType::get({rm, rn}, f32);
+  auto lhsType = VectorType::get({rm, 1}, f32);
+  auto rhsType = VectorType::get({1, rn}, f32);
+  MLIRContext *ctx = rewriter.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap biasMap =
+      AffineMap::get(1, 0, {d(0), getAffineConstantExpr(0, ctx)}, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                 AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
+  ArrayAttr mapsAttr = rewriter.getAffineMapArrayAttr(maps);
+  ArrayAttr iters = rewriter.getArrayAttr(
+      {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+
+  Value offset = init->offset ? getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                                init->offset)
+                              : Value();
+  auto tile = [&](OpBuilder &b, Location l, Value out, Value mi,
+                  Value col) -> Value {
+    Value acc;
+    if (init->scalar) {
+      acc = vector::BroadcastOp::create(b, l, accType, init->scalar);
+    } else {
+      Value row =
+          offset ? arith::AddIOp::create(b, l, offset, mi).getResult() : mi;
+      acc = vector::TransferReadOp::create(b, l, accType, init->bias,
+                                           ValueRange{row}, zero, biasMap,
+                                           ArrayRef<bool>{true, true});
+    }
+    auto kLoop = scf::ForOp::create(
+        b, l, c0, cst(b, k), c1, ValueRange{acc},
+        [&](OpBuilder &b, Location l, Value ki, ValueRange kIter) {
+          Value x = vector::TransferReadOp::create(b, l, lhsType, lhs,
+                                                   ValueRange{mi, ki}, zero,
+                                                   ArrayRef<bool>{true, true});
+          Value y = vector::TransferReadOp::create(b, l, rhsType, rhs,
+                                                   ValueRange{ki, col}, zero,
+                                                   ArrayRef<bool>{true, true});
+          Value r = vector::ContractionOp::create(b, l, x, y, kIter[0],
+                                                  mapsAttr, iters);
+          scf::YieldOp::create(b, l, r);
+        });
+    return vector::TransferWriteOp::create(b, l, kLoop.getResult(0), out,
+                                           ValueRange{mi, col},
+                                           ArrayRef<bool>{true, true})
+        .getResult();
+  };
+  Value producerDest = cast<DestinationStyleOpInterface>(
+                           init->producerInit->get().getDefiningOp())
+                           .getDpsInits()[0];
+  // The loops write every element of the op's init without reading it: the
+  // producer's destination replaces the producer.
+  bool direct = init->producerInit->getOwner() == op.getOperation();
+  Value dest = direct ? producerDest : op.getOutputs()[0];
+  auto mbLoop = scf::ForOp::create(
+      rewriter, loc, c0, cst(rewriter, m), cst(rewriter, mt), ValueRange{dest},
+      [&](OpBuilder &b, Location l, Value mb, ValueRange mbIter) {
+        auto nbLoop = scf::ForOp::create(
+            b, l, c0, cst(b, n), cst(b, nt), mbIter,
+            [&](OpBuilder &b, Location l, Value nb, ValueRange nbIter) {
+              auto mLoop = scf::ForOp::create(
+                  b, l, c0, cst(b, mt), cst(b, rm), nbIter,
+                  [&](OpBuilder &b, Location l, Value mo, ValueRange mIter) {
+                    Value mi = arith::AddIOp::create(b, l, mb, mo);
+                    auto nLoop = scf::ForOp::create(
+                        b, l, c0, cst(b, nt), cst(b, rn), mIter,
+                        [&](OpBuilder &b, Location l, Value no,
+                            ValueRange nIter) {
+                          Value col = arith::AddIOp::create(b, l, nb, no);
+                          scf::YieldOp::create(b, l,
+                                               tile(b, l, nIter[0], mi, col));
+                        });
+                    scf::YieldOp::create(b, l, nLoop.getResult(0));
+                  });
+              scf::YieldOp::create(b, l, mLoop.getResult(0));
+            });
+        scf::YieldOp::create(b, l, nbLoop.getResult(0));
+      });
+  if (!direct)
+    rewriter.modifyOpInPlace(init->producerInit->getOwner(),
+                             [&] { init->producerInit->set(producerDest); });
+  rewriter.replaceOp(op, mbLoop.getResults());
+  return success();
+}
+
 struct VectorizeMatmulPass
     : public tfrt::impl::VectorizeMatmulBase<VectorizeMatmulPass> {
   using VectorizeMatmulBase::VectorizeMatmulBase;
@@ -493,6 +721,8 @@ struct VectorizeMatmulPass
       if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
         continue;
       if (succeeded(packedOne(rewriter, op, packMinRows)))
+        continue;
+      if (seedInit && succeeded(seededOne(rewriter, op)))
         continue;
       (void)vectorizeOne(rewriter, op);
     }

@@ -1,0 +1,69 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="seed-init=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+
+// A 1x1 conv (tfrt-vectorize-conv's matmul on the collapsed output) split
+// into parallel chunks of 16 output channels, whose output starts as the
+// bias broadcast: the accumulators start from a broadcasting read of the
+// chunk's bias elements, and the broadcast pass over the output is gone.
+// CHECK: #[[BCAST:.*]] = affine_map<(d0) -> (d0, 0)>
+// CHECK-LABEL: func.func @bias
+// CHECK-NOT: linalg.generic
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x32x32x32xf32>
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (32) step (16) shared_outs(%{{.*}} = %[[E]])
+// CHECK: scf.for %{{.*}} = %c0 to %c1024 step %c256
+// CHECK: scf.for %[[M:.*]] = %c0 to %c16 step %c8
+// CHECK: %[[ROW:.*]] = arith.addi %[[I]], %[[M]]
+// CHECK: %[[ACC:.*]] = vector.transfer_read %arg2[%[[ROW]]], %{{.*}} {in_bounds = [true, true], permutation_map = #[[BCAST]]} : tensor<32xf32>, vector<8x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK: vector.contract
+// OFF-LABEL: func.func @bias
+// OFF: linalg.generic
+// OFF-NOT: permutation_map
+#map = affine_map<(d0, d1, d2, d3) -> (d1)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @bias(%x: tensor<16x1024xf32>, %w: tensor<32x16xf32>, %bias: tensor<32xf32>) -> tensor<1x32x32x32xf32> {
+  %e = tensor.empty() : tensor<1x32x32x32xf32>
+  %b = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<32xf32>) outs(%e : tensor<1x32x32x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x32x32x32xf32>
+  %r = scf.forall (%i) = (0) to (32) step (16) shared_outs(%o = %b) -> (tensor<1x32x32x32xf32>) {
+    %ws = tensor.extract_slice %w[%i, 0] [16, 16] [1, 1] : tensor<32x16xf32> to tensor<16x16xf32>
+    %os = tensor.extract_slice %o[0, %i, 0, 0] [1, 16, 32, 32] [1, 1, 1, 1] : tensor<1x32x32x32xf32> to tensor<1x16x32x32xf32>
+    %c = tensor.collapse_shape %os [[0, 1], [2, 3]] : tensor<1x16x32x32xf32> into tensor<16x1024xf32>
+    %m = linalg.matmul ins(%ws, %x : tensor<16x16xf32>, tensor<16x1024xf32>) outs(%c : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+    %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 16, 32, 32] : tensor<16x1024xf32> into tensor<1x16x32x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %ex into %o[0, %i, 0, 0] [1, 16, 32, 32] [1, 1, 1, 1] : tensor<1x16x32x32xf32> into tensor<1x32x32x32xf32>
+    }
+  }
+  return %r : tensor<1x32x32x32xf32>
+}
+
+// -----
+
+// A zero fill as the init: the accumulators start as zero vectors, the
+// fill is gone. With K = 512 (split into K blocks) the init is read.
+// CHECK-LABEL: func.func @fill
+// CHECK-NOT: linalg.fill
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<6x16xf32>)
+// CHECK-LABEL: func.func @long_k
+// CHECK: linalg.fill
+// OFF-LABEL: func.func @fill
+// OFF: linalg.fill
+func.func @fill(%a: tensor<12x96xf32>, %b: tensor<96x48xf32>) -> tensor<12x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x48xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<12x48xf32>) -> tensor<12x48xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<12x96xf32>, tensor<96x48xf32>) outs(%c : tensor<12x48xf32>) -> tensor<12x48xf32>
+  return %r : tensor<12x48xf32>
+}
+
+func.func @long_k(%a: tensor<16x512xf32>, %b: tensor<512x64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x512xf32>, tensor<512x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
