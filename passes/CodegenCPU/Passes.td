@@ -189,7 +189,34 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     `tensor<24x96x3x3xf32>` into `tensor<1x24x160x160xf32>`.
     After: `scf.for` nests (oh, ow step 32, m step 8, c step 4, kh, kw) around
     a `vector.contract` into `vector<8x32xf32>`.
+
+    With `flat-rows` (default on), a stride-1, dilation-1 windowed
+    convolution on NCHW input (batch 1) whose output width is not a multiple
+    of 32 (det's 20-, 40- and 80-wide maps, where the column tile would be 8
+    or 16 wide or missing) runs over its flattened padded rows instead: with
+    the input `[C, H * Wp]` (Wp the input width), output position
+    `p = oh * Wp + ow` reads input `p + kh * Wp + kw` for every `ow < Wp`,
+    so the window is a 1-D shift and every tile is 32 columns wide. The
+    `Wp - OW` extra columns per row are computed into a scratch `[M, OH *
+    Wp]` tensor and dropped when it is added to the conv's init (one
+    elementwise pass over the output). The positions `[0, OH * Wp - KW + 1)`
+    are covered by 32-column tiles and one or two 16/8-column tiles at the
+    end (tiles may overlap: each computes its sums from zero), so no read
+    leaves the input.
+
+    Before: `linalg.generic` over `tensor<1x96x22x22xf32>`,
+    `tensor<24x96x3x3xf32>` into `tensor<1x24x20x20xf32>`.
+    After: `scf.for` (32-column tiles of the 438 positions) and `scf.for`
+    (m step 8) around `c step 4, kh, kw` loops of `vector.contract` into
+    `vector<8x32xf32>`, a 16- and an 8-column tile for the tail, then
+    `tensor.expand_shape` to `[24, 20, 22]`, a slice `[24, 20, 20]` and an
+    elementwise add onto the init.
   }];
+  let options = [
+    Option<"flatRows", "flat-rows", "bool", /*default=*/"true",
+           "Run windowed convs whose output width is not a multiple of 32 "
+           "over the flattened padded rows">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",

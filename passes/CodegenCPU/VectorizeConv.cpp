@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tfrt {
@@ -71,13 +72,178 @@ LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
   return success();
 }
 
+/// The column tiles of the flattened rows [0, positions): 32-wide tiles
+/// from 0, then 16- and 8-wide ones for the rest, the last one moved back to
+/// end at `positions` (overlapping its neighbour). Returns (start, width)
+/// of the tail tiles; `full` receives the number of 32-wide tiles.
+SmallVector<std::pair<int64_t, int64_t>> flatTails(int64_t positions,
+                                                   int64_t &full) {
+  full = positions / 32;
+  SmallVector<std::pair<int64_t, int64_t>> tails;
+  int64_t pos = full * 32;
+  while (pos < positions) {
+    int64_t rest = positions - pos;
+    int64_t width = rest >= 16 ? 16 : 8;
+    int64_t start = std::min(pos, positions - width);
+    tails.push_back({start, width});
+    pos = start + width;
+  }
+  return tails;
+}
+
+/// A stride-1, dilation-1 windowed conv on NCHW input with batch 1 whose
+/// output width is not a multiple of 32: runs over the flattened padded rows
+/// (see Passes.td, flat-rows). Output position p = oh * Wp + ow reads input
+/// position p + kh * Wp + kw of the [C, H * Wp] input, so every tile is a
+/// contraction of shifted 32-column input blocks.
+LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<int64_t> r = op.getStaticLoopRanges();
+  if (r[kN] != 1 || (r[kKH] == 1 && r[kKW] == 1) || r[kOW] % 32 == 0)
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  if (op.getIndexingMapsArray()[0] !=
+      AffineMap::get(kNumLoops, 0,
+                     {d(kN), d(kC), d(kOH) + d(kKH), d(kOW) + d(kKW)}, ctx))
+    return failure();
+  Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
+  Value init = op.getDpsInits()[0];
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t m = r[kM], c = r[kC], oh = r[kOH], ow = r[kOW], kh = r[kKH],
+          kw = r[kKW];
+  int64_t h = xt.getDimSize(2), wp = xt.getDimSize(3);
+  if (h != oh + kh - 1 || wp != ow + kw - 1)
+    return failure();
+  // The last kw - 1 positions of the last row are never read back and would
+  // read past the input.
+  int64_t positions = oh * wp - (kw - 1);
+  int64_t rm = firstDivisor(m, kRegMs), rc = firstDivisor(c, kRegCs);
+  if (!rm || !rc || positions < 8)
+    return failure();
+  int64_t full = 0;
+  SmallVector<std::pair<int64_t, int64_t>> tails = flatTails(positions, full);
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  auto cst = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value xf = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({c, h * wp}, f32), x,
+      ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+  Value flat = tensor::EmptyOp::create(rewriter, loc,
+                                       ArrayRef<int64_t>{m, oh * wp}, f32);
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
+  Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                 AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
+  ArrayAttr mapsAttr = rewriter.getAffineMapArrayAttr(maps);
+  ArrayAttr iters = rewriter.getArrayAttr(
+      {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+  // Weights [M, C, KH, KW] read as an rm x rc block of one tap.
+  AffineMap weightMap = AffineMap::get(4, 0, {d(0), d(1)}, ctx);
+  auto wType = VectorType::get({rm, rc}, f32);
+
+  // All output-channel tiles of the `width` positions from `start`.
+  auto tile = [&](OpBuilder &b, Location l, Value out, Value start,
+                  int64_t width) -> Value {
+    auto accType = VectorType::get({rm, width}, f32);
+    auto xType = VectorType::get({rc, width}, f32);
+    auto mLoop = scf::ForOp::create(
+        b, l, c0, cst(b, m), cst(b, rm), ValueRange{out},
+        [&](OpBuilder &b, Location l, Value mi, ValueRange mIter) {
+          Value acc = arith::ConstantOp::create(
+              b, l, accType, DenseElementsAttr::get(accType, 0.0f));
+          auto cLoop = scf::ForOp::create(
+              b, l, c0, cst(b, c), cst(b, rc), ValueRange{acc},
+              [&](OpBuilder &b, Location l, Value ci, ValueRange cIter) {
+                auto hLoop = scf::ForOp::create(
+                    b, l, c0, cst(b, kh), c1, cIter,
+                    [&](OpBuilder &b, Location l, Value hi, ValueRange hIter) {
+                      Value rowStart = arith::AddIOp::create(
+                          b, l, start,
+                          arith::MulIOp::create(b, l, hi, cst(b, wp)));
+                      auto wLoop = scf::ForOp::create(
+                          b, l, c0, cst(b, kw), c1, hIter,
+                          [&](OpBuilder &b, Location l, Value wi,
+                              ValueRange wIter) {
+                            Value wv = vector::TransferReadOp::create(
+                                b, l, wType, w, ValueRange{mi, ci, hi, wi},
+                                zero, weightMap, ArrayRef<bool>{true, true});
+                            Value col =
+                                arith::AddIOp::create(b, l, rowStart, wi);
+                            Value xv = vector::TransferReadOp::create(
+                                b, l, xType, xf, ValueRange{ci, col}, zero,
+                                ArrayRef<bool>{true, true});
+                            Value next = vector::ContractionOp::create(
+                                b, l, wv, xv, wIter[0], mapsAttr, iters);
+                            scf::YieldOp::create(b, l, next);
+                          });
+                      scf::YieldOp::create(b, l, wLoop.getResults());
+                    });
+                scf::YieldOp::create(b, l, hLoop.getResults());
+              });
+          Value written = vector::TransferWriteOp::create(
+                              b, l, cLoop.getResult(0), mIter[0],
+                              ValueRange{mi, start}, ArrayRef<bool>{true, true})
+                              .getResult();
+          scf::YieldOp::create(b, l, written);
+        });
+    return mLoop.getResult(0);
+  };
+
+  if (full > 0) {
+    auto pLoop = scf::ForOp::create(
+        rewriter, loc, c0, cst(rewriter, full * 32), cst(rewriter, 32),
+        ValueRange{flat},
+        [&](OpBuilder &b, Location l, Value p, ValueRange pIter) {
+          scf::YieldOp::create(b, l, tile(b, l, pIter[0], p, 32));
+        });
+    flat = pLoop.getResult(0);
+  }
+  for (auto [start, width] : tails)
+    flat = tile(rewriter, loc, flat, cst(rewriter, start), width);
+
+  // [M, OH * Wp] -> [M, OH, Wp] -> the [M, OH, OW] positions, added onto
+  // the conv's init.
+  Value rows = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({m, oh, wp}, f32), flat,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  auto idx = [&](ArrayRef<int64_t> v) {
+    return getAsIndexOpFoldResult(ctx, v);
+  };
+  Value valid = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({m, oh, ow}, f32), rows,
+      idx({0, 0, 0}), idx({m, oh, ow}), idx({1, 1, 1}));
+  auto add = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, ValueRange{valid},
+      ValueRange{init},
+      {AffineMap::get(4, 0, {d(1), d(2), d(3)}, ctx),
+       AffineMap::getMultiDimIdentityMap(4, ctx)},
+      SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+      });
+  rewriter.replaceOp(op, add->getResults());
+  return success();
+}
+
 /// Tiles and vectorizes one conv generic. Shapes the register tile does not
 /// divide are left untouched (today's loop lowering).
-LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op) {
+LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
+                           bool flatRows) {
   bool rowsOuter = false;
   if (convColumnStride(op, &rowsOuter) != 1)
     return failure();
   if (succeeded(rewritePointwise(rewriter, op)))
+    return success();
+  if (flatRows && !rowsOuter && succeeded(vectorizeFlat(rewriter, op)))
     return success();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t rm = firstDivisor(ranges[kM], kRegMs);
@@ -162,6 +328,8 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op) {
 
 struct VectorizeConvPass
     : public tfrt::impl::VectorizeConvBase<VectorizeConvPass> {
+  using VectorizeConvBase::VectorizeConvBase;
+
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
@@ -172,7 +340,7 @@ struct VectorizeConvPass
       return;
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops)
-      (void)vectorizeOne(rewriter, op);
+      (void)vectorizeOne(rewriter, op, flatRows);
     // First merge the tiling's and the unit-dim folding's slices into single
     // rank-reducing ones (8x32 <-> 1x8x1x32 <-> the output), then fold those
     // into the transfers: the accumulator is then read and written directly

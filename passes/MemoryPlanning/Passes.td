@@ -60,6 +60,12 @@ def PlanWorkspace : Pass<"tfrt-plan-workspace", "mlir::func::FuncOp"> {
     is recorded as `tfrt.workspace_size` on the function, so that no run
     allocates. A dynamically sized allocation is an error.
 
+    An allocation in the body of a top-level `scf.forall` with static bounds
+    (scratch of one parallel chunk, such as tfrt-vectorize-conv's flattened
+    rows) gets one aligned slot per iteration, all live over the loop; its
+    view's offset is the base plus the iteration's slot times the slot size.
+    Allocations in any other nested region are an error.
+
     Before:
     ```mlir
     %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>

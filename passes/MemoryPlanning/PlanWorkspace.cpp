@@ -12,6 +12,7 @@
 #include "passes/MemoryPlanning/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -29,12 +30,57 @@ namespace {
 struct Buffer {
   memref::AllocOp alloc;
   int64_t bytes = 0;
+  // An allocation in the body of a top-level scf.forall gets one slot of
+  // `slotBytes` per iteration (`bytes` covers all of them).
+  scf::ForallOp forall;
+  int64_t slotBytes = 0;
   int64_t begin = 0, end = 0; // live range in top-level op positions
   int64_t offset = -1;
 };
 
 int64_t elementBytes(Type t) {
   return llvm::divideCeil(t.getIntOrFloatBitWidth(), 8);
+}
+
+/// The number of iterations of a top-level scf.forall with static bounds
+/// (all of whose slots a scratch buffer in its body needs), or nullopt.
+std::optional<int64_t> staticTripCount(scf::ForallOp forall) {
+  int64_t trips = 1;
+  for (auto [lb, ub, step] :
+       llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
+                 forall.getMixedStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb),
+                           u = getConstantIntValue(ub),
+                           s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return std::nullopt;
+    trips *= std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
+  }
+  return trips;
+}
+
+/// The slot of the current iteration of `forall` (row-major over its
+/// induction variables), built at the builder's insertion point.
+Value iterationSlot(OpBuilder &b, Location loc, scf::ForallOp forall) {
+  Value slot = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [iv, lb, ub, step] :
+       llvm::zip(forall.getInductionVars(), forall.getMixedLowerBound(),
+                 forall.getMixedUpperBound(), forall.getMixedStep())) {
+    int64_t l = *getConstantIntValue(lb), u = *getConstantIntValue(ub),
+            s = *getConstantIntValue(step);
+    Value i = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, iv,
+                              arith::ConstantIndexOp::create(b, loc, l)),
+        arith::ConstantIndexOp::create(b, loc, s));
+    slot = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, slot,
+            arith::ConstantIndexOp::create(b, loc, llvm::divideCeil(u - l, s))),
+        i);
+  }
+  return slot;
 }
 
 /// The position of the ancestor of `op` that lives directly in `block`.
@@ -91,17 +137,28 @@ struct PlanWorkspacePass
         failedAny = true;
         return;
       }
-      if (alloc->getBlock() != &block) {
-        alloc.emitError("allocation inside a nested region cannot be "
-                        "planned statically");
-        failedAny = true;
-        return;
-      }
       Buffer buf;
       buf.alloc = alloc;
       buf.bytes = std::max<int64_t>(
           1, type.getNumElements() * elementBytes(type.getElementType()));
-      buf.begin = buf.end = pos[alloc];
+      if (alloc->getBlock() != &block) {
+        // Scratch of one parallel chunk (e.g. tfrt-vectorize-conv's
+        // flattened rows): one slot per iteration, all live over the loop.
+        auto forall = dyn_cast<scf::ForallOp>(alloc->getParentOp());
+        std::optional<int64_t> trips;
+        if (forall && forall->getBlock() == &block)
+          trips = staticTripCount(forall);
+        if (!trips) {
+          alloc.emitError("allocation inside a nested region cannot be "
+                          "planned statically");
+          failedAny = true;
+          return;
+        }
+        buf.forall = forall;
+        buf.slotBytes = llvm::alignTo(buf.bytes, alignment);
+        buf.bytes = std::max<int64_t>(1, buf.slotBytes * *trips);
+      }
+      buf.begin = buf.end = positionIn(alloc, block, pos);
       // Extend the live range over every use of every alias.
       SmallVector<Value> worklist = {alloc.getResult()};
       while (!worklist.empty()) {
@@ -165,8 +222,14 @@ struct PlanWorkspacePass
     Value ws = func.getArgument(wsIndex);
     for (Buffer &b : buffers) {
       builder.setInsertionPoint(b.alloc);
-      Value offset =
-          arith::ConstantIndexOp::create(builder, b.alloc.getLoc(), b.offset);
+      Location loc = b.alloc.getLoc();
+      Value offset = arith::ConstantIndexOp::create(builder, loc, b.offset);
+      if (b.forall)
+        offset = arith::AddIOp::create(
+            builder, loc, offset,
+            arith::MulIOp::create(
+                builder, loc, iterationSlot(builder, loc, b.forall),
+                arith::ConstantIndexOp::create(builder, loc, b.slotBytes)));
       Value view = memref::ViewOp::create(builder, b.alloc.getLoc(),
                                           b.alloc.getType(), ws, offset,
                                           ValueRange{});

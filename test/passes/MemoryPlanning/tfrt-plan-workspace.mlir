@@ -38,3 +38,34 @@ func.func @helper(%in: memref<4xf32>) {
   memref.copy %in, %a : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// Scratch in the body of a top-level scf.forall (one parallel chunk's) gets
+// a slot per iteration: two iterations of a 64-byte buffer take 128 bytes,
+// the slot is (i - 0) / 2 and the view starts at slot * 64. The buffer after
+// the loop reuses those bytes.
+// CHECK-LABEL: func.func @chunk_scratch
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<128xi8> {tfrt.io = "workspace"}
+// CHECK-SAME: tfrt.workspace_size = 128
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (4) step (2)
+// CHECK: %[[D:.*]] = arith.subi %[[I]], %{{.*}} : index
+// CHECK: %[[S:.*]] = arith.divui %[[D]], %{{.*}} : index
+// CHECK: %[[SLOT:.*]] = arith.addi %{{.*}}, %[[S]] : index
+// CHECK: %[[B:.*]] = arith.muli %[[SLOT]], %{{.*}} : index
+// CHECK: %[[OFF:.*]] = arith.addi %{{.*}}, %[[B]] : index
+// CHECK: memref.view %[[WS]][%[[OFF]]][] : memref<128xi8> to memref<2x8xf32>
+// CHECK: memref.view %[[WS]][%{{.*}}][] : memref<128xi8> to memref<16xf32>
+// CHECK-NOT: memref.alloc
+func.func @chunk_scratch(%in: memref<4x8xf32> {tfrt.io = "input"}, %out: memref<4x8xf32> {tfrt.io = "output"}) {
+  scf.forall (%i) = (0) to (4) step (2) {
+    %s = memref.alloc() {alignment = 64 : i64} : memref<2x8xf32>
+    %a = memref.subview %in[%i, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+    memref.copy %a, %s : memref<2x8xf32, strided<[8, 1], offset: ?>> to memref<2x8xf32>
+    %b = memref.subview %out[%i, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+    memref.copy %s, %b : memref<2x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+  }
+  %t = memref.alloc() : memref<16xf32>
+  memref.copy %t, %t : memref<16xf32> to memref<16xf32>
+  return
+}
