@@ -353,10 +353,21 @@ def SplitMatmulColumns : Pass<"tfrt-split-matmul-columns", "mlir::func::FuncOp">
     After: `linalg.matmul` on `tensor<480x32xf32>` into `tensor<120x32xf32>`,
     a generic on `tensor<480x8xf32>` into `tensor<120x8xf32>`, two
     `tensor.insert_slice`.
+
+    Columns that are a multiple of `lanes` but not of `tile` (the widest
+    register tile of `tfrt-vectorize-matmul`, which otherwise picks the
+    narrower one for the whole matmul) are split the same way: a matmul over
+    the first multiple of `tile` and one over the remaining `lanes`-wide
+    columns. det's 1x1 convolutions on 20x20 maps (N = 400) then run 12
+    tiles of 32 columns and one of 16 instead of 25 tiles of 16 (8x16
+    register tiles need a broadcast per FMA).
   }];
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
            "column multiple the vectorized matmul covers">,
+    Option<"tile", "tile", "int64_t", /*default=*/"32",
+           "widest register tile: columns past its last multiple become a "
+           "separate matmul">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

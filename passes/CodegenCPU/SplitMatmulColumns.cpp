@@ -47,28 +47,44 @@ Value insertColumns(OpBuilder &b, Location loc, Value part, Value into,
 }
 
 LogicalResult splitOne(RewriterBase &rewriter, linalg::MatmulOp op,
-                       int64_t lanes) {
+                       int64_t lanes, int64_t tile) {
   if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
     return failure();
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  if (n <= lanes || n % lanes == 0 || m == 0 || k == 0)
+  if (n <= lanes || m == 0 || k == 0)
     return failure();
   int64_t main = n - n % lanes, rest = n - main;
+  // Columns in whole `tile`-wide register tiles, then the lanes-wide rest
+  // of `main` (a second matmul, vectorized with the narrower tile).
+  int64_t wide = main;
+  if (tile > lanes && tile % lanes == 0 && main > tile)
+    wide = main - main % tile;
+  if (rest == 0 && wide == main)
+    return failure();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value lhs = op.getInputs()[0], rhs = op.getInputs()[1],
         out = op.getOutputs()[0];
 
-  Value mainPart =
-      linalg::MatmulOp::create(
-          rewriter, loc,
-          TypeRange{RankedTensorType::get({m, main}, c.getElementType())},
-          ValueRange{lhs, columns(rewriter, loc, rhs, k, 0, main)},
-          ValueRange{columns(rewriter, loc, out, m, 0, main)})
-          .getResult(0);
-  out = insertColumns(rewriter, loc, mainPart, out, m, 0, main);
+  auto matmulPart = [&](int64_t begin, int64_t width) {
+    Value part =
+        linalg::MatmulOp::create(
+            rewriter, loc,
+            TypeRange{RankedTensorType::get({m, width}, c.getElementType())},
+            ValueRange{lhs, columns(rewriter, loc, rhs, k, begin, width)},
+            ValueRange{columns(rewriter, loc, out, m, begin, width)})
+            .getResult(0);
+    out = insertColumns(rewriter, loc, part, out, m, begin, width);
+  };
+  matmulPart(0, wide);
+  if (main > wide)
+    matmulPart(wide, main - wide);
+  if (rest == 0) {
+    rewriter.replaceOp(op, out);
+    return success();
+  }
 
   // The rest as a contraction generic (m, n, k): the loop lowering's
   // interchange then puts its few contiguous columns innermost.
@@ -102,15 +118,16 @@ struct SplitMatmulColumnsPass
   using SplitMatmulColumnsBase::SplitMatmulColumnsBase;
 
   void runOnOperation() override {
-    if (lanes < 1) {
-      getOperation().emitError("tfrt-split-matmul-columns: lanes must be >= 1");
+    if (lanes < 1 || tile < 1) {
+      getOperation().emitError(
+          "tfrt-split-matmul-columns: lanes and tile must be >= 1");
       return signalPassFailure();
     }
     SmallVector<linalg::MatmulOp> ops;
     getOperation().walk([&](linalg::MatmulOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : ops)
-      (void)splitOne(rewriter, op, lanes);
+      (void)splitOne(rewriter, op, lanes, tile);
   }
 };
 } // namespace
