@@ -78,6 +78,7 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createSplitMatmulColumns());
     pm.addNestedPass<func::FuncOp>(createVectorizeMatmul());
     pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise());
+    pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose());
     pm.addNestedPass<func::FuncOp>(createVectorizeReductions());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
                     "canonicalize");

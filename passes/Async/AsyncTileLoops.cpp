@@ -52,6 +52,23 @@ bool isConv2DGeneric(linalg::LinalgOp op) {
   return isRows(in.getResult(2)) || isRows(in.getResult(1));
 }
 
+/// Whether `op` is the generic of a ConvTranspose whose kernel equals its
+/// stride: loops (n, m, ih, kh, c, iw, kw), output (n, m, ih, kh, iw, kw),
+/// c the only reduction.
+bool isConvTransposeGeneric(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumLoops() != 7 ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < 7; ++i)
+    if ((i == 4) != (iters[i] == utils::IteratorType::reduction))
+      return false;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0)) ==
+         AffineMap::get(7, 0, {d(0), d(1), d(2), d(3), d(5), d(6)}, ctx);
+}
+
 /// Picks the loop and tile size for `op`, if splitting pays.
 std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
                                  int64_t minChunkCost, int64_t maxChunks) {
@@ -70,6 +87,10 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
   SmallVector<unsigned> order;
   if (conv)
     order.push_back(pointwise ? 1 : 2);
+  // A ConvTranspose along input rows: a chunk per output channel would
+  // read all of the input once per channel.
+  if (isConvTransposeGeneric(op))
+    order.push_back(2);
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
     if (!llvm::is_contained(order, d))
       order.push_back(d);

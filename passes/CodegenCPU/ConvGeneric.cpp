@@ -21,8 +21,7 @@ bool tfrt::conv::reducesTo(AffineExpr expr, ArrayRef<unsigned> zeroed,
   return simplifyAffineExpr(expr.replaceDims(repl), numDims, 0) == expect;
 }
 
-/// Whether the body is `out + in0 * in1` (in either operand order).
-static bool isMulAddBody(linalg::GenericOp op) {
+bool tfrt::conv::isMulAddBody(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   if (body.getOperations().size() != 3 || yield.getNumOperands() != 1)

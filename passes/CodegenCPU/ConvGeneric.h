@@ -42,6 +42,10 @@ inline int64_t firstDivisor(int64_t n, llvm::ArrayRef<int64_t> candidates) {
 bool reducesTo(mlir::AffineExpr expr, llvm::ArrayRef<unsigned> zeroed,
                mlir::AffineExpr expect, unsigned numDims);
 
+/// Whether the body of `op` (two inputs, one init) is `out + in0 * in1`, in
+/// either operand order.
+bool isMulAddBody(mlir::linalg::GenericOp op);
+
 /// Matches the dense 2-D NCHW conv generic:
 ///   in  (n, c, oh * sh + kh * dh, ow * sw + kw * dw)
 ///   w   (m, c, kh, kw)

@@ -240,6 +240,43 @@ def LowerVectors : Pass<"tfrt-lower-vectors", "mlir::func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def VectorizeConvTranspose
+    : Pass<"tfrt-vectorize-conv-transpose", "mlir::func::FuncOp"> {
+  let summary = "Vectorize transposed convolutions whose kernel equals the stride";
+  let description = [{
+    On tensors: the graph lowering's generic of a 2-D ConvTranspose whose
+    kernel equals its stride (loops `(n, m, ih, kh, c, iw, kw)`, input
+    `(n, c, ih, iw)`, weight `(c, m, kh, kw)`, output `(n, m, ih, kh, iw,
+    kw)`, body `out + in * w`; f32, static shapes, a kernel 1 or 2 wide and
+    input rows a multiple of `lanes`) is replaced by `scf.for` loops over
+    `(n, ih, m)` (output channels inner: an input row is read from the cache
+    by all of them) and blocks of up to four `lanes`-wide input vectors. Every
+    tap `(kh, kw)` of every vector has its own accumulator (at most 16), so
+    each input channel step is one read per vector, one broadcast weight per
+    tap and one `vector.fma` per accumulator. The two column taps of a
+    vector are interleaved by one `vector.shuffle` into `2 * lanes`
+    contiguous outputs of row `(ih, kh)`, written once. The accumulators
+    start from the init's fill value or per-channel bias when it is one (as
+    in tfrt-vectorize-depthwise; the init is then not computed), else the
+    sum is added to the init as read. Left to the loop lowering, the kw = 2
+    innermost loop ran scalar (det's ConvTranspose.0: 28% of peak).
+
+    Before: `linalg.generic` over `tensor<1x24x160x160xf32>`,
+    `tensor<24x1x2x2xf32>` into `tensor<1x1x160x2x160x2xf32>`.
+    After: `scf.for` n, ih, m, iw step 64 around an `scf.for` over the 24
+    input channels carrying 16 `vector<16xf32>`, then four shuffles to
+    `vector<32xf32>` written into the `[1, 1, 160, 2, 320]` rows.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "f32 lanes of one vector">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> {
   let summary = "Vectorize depthwise convolutions along the output columns";
   let description = [{

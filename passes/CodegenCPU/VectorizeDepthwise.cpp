@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/ChannelInit.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -19,6 +20,8 @@ namespace tfrt {
 } // namespace tfrt
 
 using namespace mlir;
+using tfrt::codegen::InitStart;
+using tfrt::codegen::takeChannelInit;
 
 namespace {
 
@@ -88,93 +91,6 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
   return out;
 }
 
-/// Where the accumulators start when the op's init is a per-channel value:
-/// a scalar (linalg.fill) or an element of a [C] tensor (the broadcast
-/// generic of the graph lowering's bias), at channel c + channelOffset.
-struct InitStart {
-  Value scalar, bias, channelOffset;
-};
-
-/// Matches a linalg.fill of a scalar or the broadcast of a rank-1 tensor
-/// along dim 1 of a 4-D result; `dest` is its own init.
-bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
-    if (!fill.hasPureTensorSemantics())
-      return false;
-    start.scalar = fill.getInputs()[0];
-    dest = fill.getOutputs()[0];
-    return true;
-  }
-  auto g = dyn_cast_or_null<linalg::GenericOp>(def);
-  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
-      g.getNumDpsInits() != 1 || g.getNumLoops() != 4 ||
-      g.getNumReductionLoops() != 0)
-    return false;
-  auto bt = dyn_cast<RankedTensorType>(g.getInputs()[0].getType());
-  if (!bt || bt.getRank() != 1)
-    return false;
-  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
-  MLIRContext *ctx = g.getContext();
-  if (maps[0] != AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx) ||
-      !maps[1].isIdentity())
-    return false;
-  Block &body = g.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield.getNumOperands() != 1 || yield.getOperand(0) != body.getArgument(0))
-    return false;
-  start.bias = g.getInputs()[0];
-  dest = g.getOutputs()[0];
-  return true;
-}
-
-/// If `op`'s init is a per-channel value, returns where the accumulators
-/// start and makes the op's destination a tensor nobody reads (the
-/// producer's own init), so the init is neither computed nor read. Handles
-/// the op itself and its chunk of an scf.forall (async tiling), whose
-/// shared output then starts from the producer's init instead.
-std::optional<InitStart> takeChannelInit(RewriterBase &rewriter,
-                                         linalg::DepthwiseConv2DNchwChwOp op,
-                                         Value &dest) {
-  InitStart start;
-  Value init = op.getOutputs()[0], newDest;
-  Operation *def = init.getDefiningOp();
-  if (def && def->hasOneUse() && matchChannelInit(def, start, newDest)) {
-    dest = newDest;
-    return start;
-  }
-  // In a chunk: init = extract_slice of the forall's shared output, the
-  // result inserted back at the same place.
-  auto slice = init.getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice || !slice->hasOneUse() || !slice.hasUnitStride() ||
-      !op->hasOneUse())
-    return std::nullopt;
-  auto arg = dyn_cast<BlockArgument>(slice.getSource());
-  auto forall =
-      arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp()) : nullptr;
-  if (!forall)
-    return std::nullopt;
-  auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(*op->user_begin());
-  if (!insert || insert.getDest() != arg ||
-      insert.getMixedOffsets() != slice.getMixedOffsets() ||
-      insert.getMixedSizes() != slice.getMixedSizes())
-    return std::nullopt;
-  OpOperand *shared = forall.getTiedOpOperand(arg);
-  Operation *producer = shared ? shared->get().getDefiningOp() : nullptr;
-  if (!producer || !producer->hasOneUse() ||
-      !matchChannelInit(producer, start, newDest))
-    return std::nullopt;
-  OpFoldResult offset = slice.getMixedOffsets()[1];
-  if (!isConstantIntValue(offset, 0)) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(op);
-    start.channelOffset =
-        getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), offset);
-  }
-  rewriter.modifyOpInPlace(forall, [&] { shared->set(newDest); });
-  dest = init;
-  return start;
-}
-
 /// Vectors per group of full vectors: the largest candidate dividing
 /// `full` (5 and 4 keep accumulators, inputs and taps within 32 zmm).
 int64_t vectorsPerGroup(int64_t full) {
@@ -220,7 +136,8 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
 
   Location loc = op.getLoc();
   InitStart start;
-  if (std::optional<InitStart> taken = takeChannelInit(rewriter, op, init))
+  if (std::optional<InitStart> taken =
+          takeChannelInit(rewriter, op, op.getOutputs()[0], init))
     start = *taken;
   rewriter.setInsertionPoint(op);
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {

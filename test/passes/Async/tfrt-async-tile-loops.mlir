@@ -160,3 +160,26 @@ func.func @conv_rows_outer(%x: tensor<1x34x8x34xf32>, %w: tensor<16x8x3x3xf32>, 
   } -> tensor<1x16x32x32xf32>
   return %r : tensor<1x16x32x32xf32>
 }
+
+// -----
+
+// A ConvTranspose with kernel = stride (loops n, m, ih, kh, c, iw, kw)
+// splits along input rows (d2), not output channels: every chunk then reads
+// only its own input rows.
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (32) step (4)
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, %[[I]], 0] [1, 8, 4, 32] [1, 1, 1, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: tensor<1x8x4x2x32x2xf32>
+#ctin = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d5)>
+#ctw = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d3, d6)>
+#cto = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5, d6)>
+func.func @conv_transpose(%x: tensor<1x8x32x32xf32>, %w: tensor<8x8x2x2xf32>, %o: tensor<1x8x32x2x32x2xf32>) -> tensor<1x8x32x2x32x2xf32> {
+  %r = linalg.generic {indexing_maps = [#ctin, #ctw, #cto], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]} ins(%x, %w : tensor<1x8x32x32xf32>, tensor<8x8x2x2xf32>) outs(%o : tensor<1x8x32x2x32x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x32x2x32x2xf32>
+  return %r : tensor<1x8x32x2x32x2xf32>
+}

@@ -1,0 +1,94 @@
+//===- ChannelInit.cpp - accumulators that start from a fill or bias -----===//
+//
+// Implements ChannelInit.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CodegenCPU/ChannelInit.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using tfrt::codegen::InitStart;
+
+namespace {
+/// Matches a linalg.fill of a scalar or the broadcast of a rank-1 tensor
+/// along dim 1 of a 4-D result; `dest` is its own init.
+bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
+    if (!fill.hasPureTensorSemantics())
+      return false;
+    start.scalar = fill.getInputs()[0];
+    dest = fill.getOutputs()[0];
+    return true;
+  }
+  auto g = dyn_cast_or_null<linalg::GenericOp>(def);
+  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
+      g.getNumDpsInits() != 1 || g.getNumLoops() != 4 ||
+      g.getNumReductionLoops() != 0)
+    return false;
+  auto bt = dyn_cast<RankedTensorType>(g.getInputs()[0].getType());
+  if (!bt || bt.getRank() != 1)
+    return false;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  MLIRContext *ctx = g.getContext();
+  if (maps[0] != AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx) ||
+      !maps[1].isIdentity())
+    return false;
+  Block &body = g.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (yield.getNumOperands() != 1 || yield.getOperand(0) != body.getArgument(0))
+    return false;
+  start.bias = g.getInputs()[0];
+  dest = g.getOutputs()[0];
+  return true;
+}
+} // namespace
+
+std::optional<InitStart> tfrt::codegen::takeChannelInit(RewriterBase &rewriter,
+                                                        Operation *op,
+                                                        Value init,
+                                                        Value &dest) {
+  InitStart start;
+  Value newDest;
+  Operation *def = init.getDefiningOp();
+  if (def && def->hasOneUse() && matchChannelInit(def, start, newDest)) {
+    dest = newDest;
+    return start;
+  }
+  // In a chunk: init = extract_slice of the forall's shared output, the
+  // result inserted back at the same place.
+  auto slice = init.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice->hasOneUse() || !slice.hasUnitStride() ||
+      !op->hasOneUse())
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(slice.getSource());
+  auto forall =
+      arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!forall)
+    return std::nullopt;
+  auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(*op->user_begin());
+  if (!insert || insert.getDest() != arg ||
+      insert.getMixedOffsets() != slice.getMixedOffsets() ||
+      insert.getMixedSizes() != slice.getMixedSizes())
+    return std::nullopt;
+  OpOperand *shared = forall.getTiedOpOperand(arg);
+  Operation *producer = shared ? shared->get().getDefiningOp() : nullptr;
+  if (!producer || !producer->hasOneUse() ||
+      !matchChannelInit(producer, start, newDest))
+    return std::nullopt;
+  OpFoldResult offset = slice.getMixedOffsets()[1];
+  if (!isConstantIntValue(offset, 0)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    start.channelOffset =
+        getValueOrCreateConstantIndexOp(rewriter, op->getLoc(), offset);
+  }
+  rewriter.modifyOpInPlace(forall, [&] { shared->set(newDest); });
+  dest = init;
+  return start;
+}

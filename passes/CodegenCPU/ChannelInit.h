@@ -1,0 +1,41 @@
+//===- ChannelInit.h - accumulators that start from a fill or bias -------===//
+//
+// Shared by the direct-emission kernels (tfrt-vectorize-depthwise,
+// tfrt-vectorize-conv-transpose): when a convolution's init is a
+// linalg.fill or the graph lowering's broadcast of a [C] bias, the
+// accumulators start from that value and the init is neither computed nor
+// read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_CODEGENCPU_CHANNELINIT_H
+#define TFRT_PASSES_CODEGENCPU_CHANNELINIT_H
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace tfrt::codegen {
+
+/// Where the accumulators start when the op's init is a per-channel value:
+/// a scalar (linalg.fill) or an element of a [C] tensor (the broadcast
+/// generic of the graph lowering's bias, 4-D results only), at channel
+/// c + channelOffset.
+struct InitStart {
+  mlir::Value scalar, bias, channelOffset;
+};
+
+/// If `init`, the init of `op` (a destination-style op on tensors with one
+/// result), is a per-channel value, returns where the accumulators start and
+/// sets `dest` to a tensor nobody reads (the producer's own init), so the
+/// init is neither computed nor read. Handles the op itself and its chunk
+/// of an scf.forall (async tiling), whose shared output then starts from
+/// the producer's init instead. Otherwise returns nullopt and leaves the IR
+/// unchanged.
+std::optional<InitStart> takeChannelInit(mlir::RewriterBase &rewriter,
+                                         mlir::Operation *op, mlir::Value init,
+                                         mlir::Value &dest);
+
+} // namespace tfrt::codegen
+
+#endif // TFRT_PASSES_CODEGENCPU_CHANNELINIT_H

@@ -1,0 +1,231 @@
+//===- VectorizeConvTranspose.cpp - non-overlapping transposed convs ------===//
+//
+// Implements tfrt-vectorize-conv-transpose: the graph lowering's generic of
+// a 2-D ConvTranspose whose kernel equals its stride (every output pixel
+// takes one tap) becomes loops over (n, ih, m, iw block) around
+// register-resident accumulators for all taps of 16-column input vectors,
+// interleaved into the output rows (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CodegenCPU/ChannelInit.h"
+#include "passes/CodegenCPU/ConvGeneric.h"
+#include "passes/CodegenCPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_VECTORIZECONVTRANSPOSE
+#include "passes/CodegenCPU/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+/// Loops of the generic: (n, m, ih, kh, c, iw, kw).
+enum : unsigned { kN, kM, kIH, kKH, kC, kIW, kKW, kLoops };
+
+/// Whether `op` is the non-overlapping ConvTranspose generic:
+///   in  (n, c, ih, iw), w (c, m, kh, kw), out (n, m, ih, kh, iw, kw)
+/// on static f32 tensors with body `out + in * w`.
+bool isConvTransposeGeneric(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() != kLoops ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
+      return false;
+  }
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < kLoops; ++i)
+    if ((i == kC) != (iters[i] == utils::IteratorType::reduction))
+      return false;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] ==
+             AffineMap::get(kLoops, 0, {d(kN), d(kC), d(kIH), d(kIW)}, ctx) &&
+         maps[1] ==
+             AffineMap::get(kLoops, 0, {d(kC), d(kM), d(kKH), d(kKW)}, ctx) &&
+         maps[2] == AffineMap::get(
+                        kLoops, 0,
+                        {d(kN), d(kM), d(kIH), d(kKH), d(kIW), d(kKW)}, ctx) &&
+         tfrt::conv::isMulAddBody(op);
+}
+
+LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
+                           int64_t lanes) {
+  if (!isConvTransposeGeneric(op))
+    return failure();
+  SmallVector<int64_t> r = op.getStaticLoopRanges();
+  int64_t kh = r[kKH], kw = r[kKW], iw = r[kIW];
+  // Two column taps interleave with one shuffle; wider kernels (or no full
+  // vector of input columns) keep the loop lowering.
+  if ((kw != 1 && kw != 2) || iw % lanes || kh * kw > 16)
+    return failure();
+  // Input vectors per step: all taps of each stay in registers (at most 16
+  // accumulators).
+  int64_t perStep = 1;
+  for (int64_t u : {4, 2})
+    if (kh * kw * u <= 16 && (iw / lanes) % u == 0) {
+      perStep = u;
+      break;
+    }
+
+  Value in = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
+  Value dest = op.getDpsInits()[0];
+  std::optional<tfrt::codegen::InitStart> start;
+  {
+    Value taken;
+    start = tfrt::codegen::takeChannelInit(rewriter, op, dest, taken);
+    if (start)
+      dest = taken;
+  }
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  auto outType = cast<RankedTensorType>(dest.getType());
+  SmallVector<int64_t> shape(outType.getShape());
+  // [N, M, IH, KH, IW * KW]: each (ih, kh) output row is contiguous.
+  Value rows = tensor::CollapseShapeOp::create(
+      rewriter, loc,
+      RankedTensorType::get(
+          {shape[0], shape[1], shape[2], shape[3], shape[4] * shape[5]}, f32),
+      dest, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3}, {4, 5}});
+  auto cst = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
+  auto vecType = VectorType::get({lanes}, f32);
+  auto rowType = VectorType::get({lanes * kw}, f32);
+  SmallVector<int64_t> interleave;
+  for (int64_t i = 0; i < lanes; ++i)
+    for (int64_t j = 0; j < kw; ++j)
+      interleave.push_back(i + j * lanes);
+  int64_t accs = kh * kw * perStep;
+  auto accIndex = [&](int64_t h, int64_t k, int64_t u) {
+    return (h * kw + k) * perStep + u;
+  };
+
+  // One step: perStep input vectors from column `col` of row ih.
+  auto step = [&](OpBuilder &b, Location l, Value out, Value n, Value m,
+                  Value ih, Value col) -> Value {
+    Value first;
+    if (!start) {
+      first = arith::ConstantOp::create(b, l, vecType,
+                                        DenseElementsAttr::get(vecType, 0.0f));
+    } else {
+      Value value = start->scalar;
+      if (start->bias) {
+        Value channel = m;
+        if (start->channelOffset)
+          channel = arith::AddIOp::create(b, l, m, start->channelOffset);
+        value = tensor::ExtractOp::create(b, l, start->bias, channel);
+      }
+      first = vector::BroadcastOp::create(b, l, vecType, value);
+    }
+    SmallVector<Value> init(accs, first);
+    auto cLoop = scf::ForOp::create(
+        b, l, c0, cst(b, r[kC]), c1, init,
+        [&](OpBuilder &b, Location l, Value c, ValueRange acc) {
+          SmallVector<Value> x;
+          for (int64_t u = 0; u < perStep; ++u) {
+            Value at = arith::AddIOp::create(b, l, col, cst(b, u * lanes));
+            x.push_back(vector::TransferReadOp::create(
+                b, l, vecType, in, ValueRange{n, c, ih, at}, zero,
+                ArrayRef<bool>{true}));
+          }
+          SmallVector<Value> next(acc.begin(), acc.end());
+          for (int64_t h = 0; h < kh; ++h)
+            for (int64_t k = 0; k < kw; ++k) {
+              Value tap = tensor::ExtractOp::create(
+                  b, l, w, ValueRange{c, m, cst(b, h), cst(b, k)});
+              Value wv = vector::BroadcastOp::create(b, l, vecType, tap);
+              for (int64_t u = 0; u < perStep; ++u) {
+                int64_t a = accIndex(h, k, u);
+                next[a] = vector::FMAOp::create(b, l, x[u], wv, next[a]);
+              }
+            }
+          scf::YieldOp::create(b, l, next);
+        });
+    for (int64_t h = 0; h < kh; ++h)
+      for (int64_t u = 0; u < perStep; ++u) {
+        Value v = cLoop.getResult(accIndex(h, 0, u));
+        if (kw == 2)
+          v = vector::ShuffleOp::create(
+              b, l, rowType, v, cLoop.getResult(accIndex(h, 1, u)), interleave);
+        Value at = arith::MulIOp::create(
+            b, l, arith::AddIOp::create(b, l, col, cst(b, u * lanes)),
+            cst(b, kw));
+        SmallVector<Value> idx = {n, m, ih, cst(b, h), at};
+        if (!start)
+          v = arith::AddFOp::create(
+              b, l, v,
+              vector::TransferReadOp::create(b, l, rowType, out, idx, zero,
+                                             ArrayRef<bool>{true}));
+        out = vector::TransferWriteOp::create(b, l, v, out, idx,
+                                              ArrayRef<bool>{true})
+                  .getResult();
+      }
+    return out;
+  };
+
+  // Output channels inside input rows: one input row (all channels) is
+  // read from the cache by every output channel.
+  auto nLoop = scf::ForOp::create(
+      rewriter, loc, c0, cst(rewriter, r[kN]), c1, ValueRange{rows},
+      [&](OpBuilder &b, Location l, Value n, ValueRange nIter) {
+        auto hLoop = scf::ForOp::create(
+            b, l, c0, cst(b, r[kIH]), c1, nIter,
+            [&](OpBuilder &b, Location l, Value ih, ValueRange hIter) {
+              auto mLoop = scf::ForOp::create(
+                  b, l, c0, cst(b, r[kM]), c1, hIter,
+                  [&](OpBuilder &b, Location l, Value m, ValueRange mIter) {
+                    auto wLoop = scf::ForOp::create(
+                        b, l, c0, cst(b, iw), cst(b, perStep * lanes), mIter,
+                        [&](OpBuilder &b, Location l, Value col,
+                            ValueRange wIter) {
+                          scf::YieldOp::create(
+                              b, l, step(b, l, wIter[0], n, m, ih, col));
+                        });
+                    scf::YieldOp::create(b, l, wLoop.getResults());
+                  });
+              scf::YieldOp::create(b, l, mLoop.getResults());
+            });
+        scf::YieldOp::create(b, l, hLoop.getResults());
+      });
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, op.getResultTypes()[0], nLoop.getResult(0),
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3}, {4, 5}});
+  return success();
+}
+
+struct VectorizeConvTransposePass
+    : public tfrt::impl::VectorizeConvTransposeBase<
+          VectorizeConvTransposePass> {
+  using VectorizeConvTransposeBase::VectorizeConvTransposeBase;
+
+  void runOnOperation() override {
+    if (lanes < 1) {
+      getOperation().emitError(
+          "tfrt-vectorize-conv-transpose: lanes must be >= 1");
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (isConvTransposeGeneric(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : ops)
+      (void)vectorizeOne(rewriter, op, lanes);
+  }
+};
+} // namespace
