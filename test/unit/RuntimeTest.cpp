@@ -275,6 +275,26 @@ TEST(Model, WorkspaceIsAlignedAndSized) {
   }
 }
 
+TEST(Model, LargeWorkspaceStartsOnA2MiBBoundary) {
+  // 4 MiB and more: whole 2 MiB (huge) pages, whatever the model asked for.
+  for (uint64_t size : {uint64_t(4) << 20, (uint64_t(9) << 20) + 24}) {
+    tfrt_model_desc desc = kDesc;
+    desc.workspace_size = size;
+    desc.workspace_alignment = 64;
+    Instance instance(&desc);
+    ASSERT_NE(instance.instance, nullptr);
+    Call call;
+    tLastWorkspace = nullptr;
+    Status status(call.run(instance.instance));
+    ASSERT_TRUE(status.ok()) << status.message();
+    ASSERT_NE(tLastWorkspace, nullptr);
+    EXPECT_EQ(
+        reinterpret_cast<uintptr_t>(tLastWorkspace) % (uintptr_t(2) << 20), 0u)
+        << "size " << size;
+    std::memset(tLastWorkspace, 0xab, size_t(size));
+  }
+}
+
 TEST(Model, ZeroWorkspace) {
   tfrt_model_desc desc = kDesc;
   desc.workspace_size = 0;
