@@ -55,7 +55,7 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     On tensors: every f32 `linalg.matmul` with static shapes whose N is a
     multiple of 16 and whose M is divisible by 8, 6, 4, 3 or 2 (or is 1) is
     tiled for the caches (M up to 64 rows in multiples of the register rows,
-    N up to 256, K whole up to 256 and otherwise in power-of-two blocks of
+    N up to 256, K whole up to 512 and otherwise in power-of-two blocks of
     at most 256), then to a register tile of 8 (else 6, 4, 3, 2, 1) rows x
     32 (else 16) columns x 1 that becomes one `vector.contract` (AVX-512 at
     8x32: 16 accumulators of 16 lanes). Run
