@@ -119,6 +119,13 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
       // Rows of a 1x1 conv: whole 16-column register tiles of the matmul.
       if (pointwise && d == 2 && (tile * ranges[3]) % 16)
         continue;
+      // Rows of a windowed conv whose width is not a multiple of 32 (run
+      // over flattened rows by tfrt-vectorize-conv): at least 160 output
+      // positions per chunk, so that the narrower tail tiles and the padding
+      // columns computed with each row stay a small part of the chunk.
+      if (conv && !pointwise && d == 2 && ranges[3] % 32 &&
+          tile * ranges[3] < 160)
+        continue;
       return Split{(unsigned)d, tile};
     }
   }

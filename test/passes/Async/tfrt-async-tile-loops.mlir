@@ -1,4 +1,5 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-async-tile-loops="min-cost=1000 min-chunk-cost=1000 max-chunks=8" | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-tile-loops="min-cost=1000 min-chunk-cost=1000 max-chunks=16" | FileCheck %s --check-prefix=MANY
 
 // An expensive elementwise op is split along its first parallel loop whose
 // range gives equal chunks: 64 rows into 8 chunks of 8.
@@ -182,4 +183,27 @@ func.func @conv_transpose(%x: tensor<1x8x32x32xf32>, %w: tensor<8x8x2x2xf32>, %o
     linalg.yield %s : f32
   } -> tensor<1x8x32x2x32x2xf32>
   return %r : tensor<1x8x32x2x32x2xf32>
+}
+
+// -----
+
+// A windowed conv on 40-column rows (tfrt-vectorize-conv runs it over
+// flattened rows): a chunk needs at least 160 output positions, so 8 chunks
+// of 4 rows, also where max-chunks=16 would allow 16 chunks of 2.
+// CHECK-LABEL: func.func @conv_narrow_rows
+// CHECK: scf.forall (%{{.*}}) = (0) to (32) step (4)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x4x40xf32>)
+// MANY-LABEL: func.func @conv_narrow_rows
+// MANY: scf.forall (%{{.*}}) = (0) to (32) step (4)
+#xn = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#wn = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#on = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+func.func @conv_narrow_rows(%x: tensor<1x8x34x42xf32>, %w: tensor<16x8x3x3xf32>, %o: tensor<1x16x32x40xf32>) -> tensor<1x16x32x40xf32> {
+  %r = linalg.generic {indexing_maps = [#xn, #wn, #on], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x34x42xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x32x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x32x40xf32>
+  return %r : tensor<1x16x32x40xf32>
 }
