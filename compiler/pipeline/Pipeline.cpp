@@ -60,8 +60,10 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   }
   if (opts.profile)
     pm.addNestedPass<func::FuncOp>(createProfileCountFlops());
-  if (opts.optLevel >= 1 && opts.cpuKernels)
+  if (opts.optLevel >= 1 && opts.cpuKernels) {
     pm.addNestedPass<func::FuncOp>(createSplitConvPhases());
+    pm.addNestedPass<func::FuncOp>(createPadInPlace());
+  }
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;
     schedule.minTaskCost = opts.parallelMinTaskCost;

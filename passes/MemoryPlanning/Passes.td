@@ -48,6 +48,39 @@ def EntryAbi : Pass<"tfrt-entry-abi", "mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PadInPlace : Pass<"tfrt-pad-in-place", "mlir::func::FuncOp"> {
+  let summary = "Let the producer of a padded tensor write its interior";
+  let description = [{
+    On tensors: a `tensor.pad` with static sizes and a constant padding value
+    whose source has no other use and is the result of a linalg op that does
+    not read its init (an elementwise op, a conv's activation epilogue)
+    becomes: an empty tensor of the padded shape whose border slabs (low and
+    high, per padded dim) are filled with the padding value, that op writing
+    the interior slice of it, and the result inserted back at the same place.
+    One-shot bufferization then keeps all of it in the padded buffer: the
+    copy of the unpadded tensor into it, and the buffer for it, disappear
+    (det: the inputs of its depthwise convs, up to 13 MiB each). Pads of
+    other values are left alone (tfrt-lower-copies still makes their copy
+    fill only the border).
+
+    Before:
+    ```mlir
+    %a = linalg.generic ... outs(%e : tensor<1x8x16x16xf32>)
+    %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] { tensor.yield %zero }
+    ```
+    After:
+    ```mlir
+    %b = tensor.empty() : tensor<1x8x18x18xf32>
+    // four linalg.fill on border slices, inserted into %b
+    %i = tensor.extract_slice %b4[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
+    %a = linalg.generic ... outs(%i : tensor<1x8x16x16xf32>)
+    %p = tensor.insert_slice %a into %b4[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PlanWorkspace : Pass<"tfrt-plan-workspace", "mlir::func::FuncOp"> {
   let summary = "Place every allocation in one static workspace argument";
   let description = [{

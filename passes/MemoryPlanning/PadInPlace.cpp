@@ -1,0 +1,126 @@
+//===- PadInPlace.cpp - producers write into their padded buffer ----------===//
+//
+// Implements tfrt-pad-in-place: a constant tensor.pad of a value that only
+// the pad uses, produced by a linalg op that does not read its init, becomes
+// that op writing the interior of the padded tensor directly; only the
+// border is filled (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/MemoryPlanning/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tfrt {
+#define GEN_PASS_DEF_PADINPLACE
+#include "passes/MemoryPlanning/Passes.h.inc"
+} // namespace tfrt
+
+using namespace mlir;
+
+namespace {
+
+/// The linalg op whose only init `v` is the result of, if that op does not
+/// read the init (elementwise ops writing a fresh result), else null.
+linalg::LinalgOp writerOf(Value v) {
+  auto op = v.getDefiningOp<linalg::LinalgOp>();
+  if (!op || !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      op.getNumDpsInits() != 1)
+    return nullptr;
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (op.payloadUsesValueFromOperand(init))
+    return nullptr;
+  return op;
+}
+
+LogicalResult padInPlace(RewriterBase &rewriter, tensor::PadOp pad) {
+  Value src = pad.getSource();
+  auto srcType = dyn_cast<RankedTensorType>(src.getType());
+  RankedTensorType type = pad.getResultType();
+  Value value = pad.getConstantPaddingValue();
+  if (!srcType || !srcType.hasStaticShape() || !type.hasStaticShape() ||
+      !value || !src.hasOneUse() || pad.getNofold())
+    return failure();
+  linalg::LinalgOp writer = writerOf(src);
+  if (!writer)
+    return failure();
+  std::optional<SmallVector<int64_t>> low =
+      getConstantIntValues(pad.getMixedLowPad());
+  std::optional<SmallVector<int64_t>> high =
+      getConstantIntValues(pad.getMixedHighPad());
+  if (!low || !high || llvm::any_of(*low, [](int64_t v) { return v < 0; }) ||
+      llvm::any_of(*high, [](int64_t v) { return v < 0; }))
+    return failure();
+
+  // The padding value may be defined after the writer (it is usually a
+  // constant); build everything right before the writer.
+  if (Operation *def = value.getDefiningOp()) {
+    if (def->getBlock() == writer->getBlock()) {
+      if (!def->isBeforeInBlock(writer)) {
+        if (!isa<arith::ConstantOp>(def))
+          return failure();
+        rewriter.moveOpBefore(def, writer);
+      }
+    } else if (!def->getParentRegion()->isProperAncestor(
+                   writer->getParentRegion())) {
+      return failure();
+    }
+  }
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = pad.getLoc();
+  rewriter.setInsertionPoint(writer);
+  int64_t rank = type.getRank();
+  ArrayRef<int64_t> full = type.getShape();
+  auto idx = [&](ArrayRef<int64_t> v) {
+    return getAsIndexOpFoldResult(ctx, v);
+  };
+  SmallVector<int64_t> ones(rank, 1);
+  Value padded =
+      tensor::EmptyOp::create(rewriter, loc, full, type.getElementType());
+  // The border: along each padded dim, the low and the high slab across all
+  // the other dims (corners are filled twice, with the same value).
+  auto fillSlab = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+    Value slab = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(sizes, type.getElementType()),
+        padded, idx(offsets), idx(sizes), idx(ones));
+    Value filled =
+        linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
+    padded = tensor::InsertSliceOp::create(rewriter, loc, filled, padded,
+                                           idx(offsets), idx(sizes), idx(ones));
+  };
+  for (int64_t d = 0; d < rank; ++d) {
+    SmallVector<int64_t> offsets(rank, 0), sizes(full);
+    if ((*low)[d] > 0) {
+      sizes[d] = (*low)[d];
+      fillSlab(offsets, sizes);
+    }
+    if ((*high)[d] > 0) {
+      offsets[d] = (*low)[d] + srcType.getDimSize(d);
+      sizes[d] = (*high)[d];
+      fillSlab(offsets, sizes);
+    }
+  }
+  Value interior =
+      tensor::ExtractSliceOp::create(rewriter, loc, srcType, padded, idx(*low),
+                                     idx(srcType.getShape()), idx(ones));
+  rewriter.modifyOpInPlace(writer,
+                           [&] { writer.getDpsInitOperand(0)->set(interior); });
+  rewriter.setInsertionPoint(pad);
+  rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+      pad, src, padded, idx(*low), idx(srcType.getShape()), idx(ones));
+  return success();
+}
+
+struct PadInPlacePass : public tfrt::impl::PadInPlaceBase<PadInPlacePass> {
+  using PadInPlaceBase::PadInPlaceBase;
+
+  void runOnOperation() override {
+    SmallVector<tensor::PadOp> pads;
+    getOperation().walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+    IRRewriter rewriter(&getContext());
+    for (tensor::PadOp pad : pads)
+      (void)padInPlace(rewriter, pad);
+  }
+};
+} // namespace

@@ -1,0 +1,76 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-pad-in-place | FileCheck %s
+
+#m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// An elementwise result padded by 1 on both sides of H and on the low side
+// of W: the border slabs of a [1, 8, 18, 17] tensor are filled (H low, H
+// high, W low), the generic writes the interior [0, 0, 1, 1] and its result
+// is inserted back there; no tensor.pad is left.
+// CHECK-LABEL: func.func @relu_then_pad
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8x16x16xf32>)
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x8x18x17xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 8, 1, 17] [1, 1, 1, 1]
+// CHECK: %[[F0:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[S0]] : tensor<1x8x1x17xf32>)
+// CHECK: %[[B0:.*]] = tensor.insert_slice %[[F0]] into %[[E]][0, 0, 0, 0] [1, 8, 1, 17] [1, 1, 1, 1]
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[B0]][0, 0, 17, 0] [1, 8, 1, 17] [1, 1, 1, 1]
+// CHECK: %[[F1:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[S1]] : tensor<1x8x1x17xf32>)
+// CHECK: %[[B1:.*]] = tensor.insert_slice %[[F1]] into %[[B0]][0, 0, 17, 0] [1, 8, 1, 17] [1, 1, 1, 1]
+// CHECK: %[[S2:.*]] = tensor.extract_slice %[[B1]][0, 0, 0, 0] [1, 8, 18, 1] [1, 1, 1, 1]
+// CHECK: %[[F2:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[S2]] : tensor<1x8x18x1xf32>)
+// CHECK: %[[B2:.*]] = tensor.insert_slice %[[F2]] into %[[B1]][0, 0, 0, 0] [1, 8, 18, 1] [1, 1, 1, 1]
+// CHECK: %[[IN:.*]] = tensor.extract_slice %[[B2]][0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x8x16x16xf32>) outs(%[[IN]] : tensor<1x8x16x16xf32>)
+// CHECK: %[[R:.*]] = tensor.insert_slice %[[G]] into %[[B2]][0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
+// CHECK-NOT: tensor.pad
+// CHECK: return %[[R]]
+func.func @relu_then_pad(%x: tensor<1x8x16x16xf32>) -> tensor<1x8x18x17xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16x16xf32>
+  %a = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16x16xf32>) outs(%e : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x17xf32>
+  return %p : tensor<1x8x18x17xf32>
+}
+
+// -----
+
+#m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// Left alone: a source with another use, a producer that reads its init
+// (an accumulation), and a source that is a function argument.
+// CHECK-LABEL: func.func @kept
+// CHECK-COUNT-3: tensor.pad
+func.func @kept(%x: tensor<1x8x16x16xf32>, %acc: tensor<1x8x16x16xf32>) -> (tensor<1x8x18x18xf32>, tensor<1x8x16x16xf32>, tensor<1x8x18x18xf32>, tensor<1x8x18x18xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16x16xf32>
+  %a = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16x16xf32>) outs(%e : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  %b = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16x16xf32>) outs(%acc : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %in, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %q = tensor.pad %b low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  %s = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  return %p, %a, %q, %s : tensor<1x8x18x18xf32>, tensor<1x8x16x16xf32>, tensor<1x8x18x18xf32>, tensor<1x8x18x18xf32>
+}
