@@ -140,6 +140,12 @@ def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
     spatial dims, that padding becomes the re-layout: a zero fill of the
     padded `[N, H, C, W]` tensor and one transposing copy of the unpadded
     input into its interior (parallel, so tfrt-async-tile-loops splits it).
+    Where the unpadded input (or each channel slice of a concat of
+    `tensor.insert_slice`s over a `tensor.empty`) is the result of a
+    `linalg.generic` that does not read its init and that nothing else
+    reads, that generic writes the interior itself through an output map
+    with c and h swapped, and there is no copy (det: the 13 MiB inputs of
+    its two 160x160 neck convs, 0.55-0.65 ms each).
   }];
   let options = [
     Option<"rowsOuter", "rows-outer", "bool", /*default=*/"true",

@@ -171,27 +171,94 @@ void relayoutRowsOuter(RewriterBase &rewriter, linalg::GenericOp op) {
                                         idx(sizes), idx({1, 1, 1, 1}));
     }
   }
-  Value dest = laid;
-  if (padded)
-    dest = tensor::ExtractSliceOp::create(rewriter, loc, laid,
-                                          idx({0, low[2], 0, low[3]}),
-                                          idx(inner), idx({1, 1, 1, 1}));
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  auto copy = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{dest.getType()}, ValueRange{src},
-      ValueRange{dest},
-      {AffineMap::get(4, 0, {d(0), d(2), d(1), d(3)}, ctx),
-       AffineMap::getMultiDimIdentityMap(4, ctx)},
-      SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-      [](OpBuilder &b, Location l, ValueRange args) {
-        linalg::YieldOp::create(b, l, args[0]);
-      });
-  if (padded)
-    laid = tensor::InsertSliceOp::create(rewriter, loc, copy.getResult(0), laid,
-                                         idx({0, low[2], 0, low[3]}),
-                                         idx(inner), idx({1, 1, 1, 1}));
-  else
-    laid = copy.getResult(0);
+  // The pieces of the unpadded input: itself, or the channel slices of a
+  // concat (tensor.insert_slice chain over a tensor.empty that covers all
+  // channels, each step used once).
+  SmallVector<std::pair<Value, int64_t>> pieces;
+  SmallVector<Operation *> chain;
+  bool alone = src.hasOneUse() && (!padded || x.hasOneUse());
+  if (alone) {
+    Value v = src;
+    int64_t covered = 0;
+    while (auto ins = v.getDefiningOp<tensor::InsertSliceOp>()) {
+      auto pt = dyn_cast<RankedTensorType>(ins.getSourceType());
+      if (!v.hasOneUse() || !ins.hasUnitStride() || !pt ||
+          !pt.hasStaticShape() || pt.getRank() != 4 ||
+          ins.getStaticOffsets().size() != 4)
+        break;
+      ArrayRef<int64_t> off = ins.getStaticOffsets();
+      if (off[0] != 0 || off[2] != 0 || off[3] != 0 ||
+          ShapedType::isDynamic(off[1]) || pt.getDimSize(0) != n ||
+          pt.getDimSize(2) != inner[1] || pt.getDimSize(3) != inner[3])
+        break;
+      pieces.push_back({ins.getSource(), off[1]});
+      chain.push_back(ins);
+      covered += pt.getDimSize(1);
+      v = ins.getDest();
+    }
+    if (chain.empty() || !v.getDefiningOp<tensor::EmptyOp>() || covered != c) {
+      pieces.clear();
+      chain.clear();
+    }
+  }
+  if (pieces.empty())
+    pieces.push_back({src, 0});
+  // Each piece's producer, when it does not read its init and nothing else
+  // reads its result, writes the rows-outer layout itself (its output map
+  // gets the (c, h) swap); other pieces are copied with the swap.
+  SmallVector<Operation *> dead;
+  for (auto [piece, channel] : pieces) {
+    auto pt = cast<RankedTensorType>(piece.getType());
+    SmallVector<int64_t> part{n, inner[1], pt.getDimSize(1), inner[3]};
+    // The whole of an unpadded input is the whole re-laid tensor.
+    bool whole = !padded && pieces.size() == 1;
+    Value target =
+        whole
+            ? laid
+            : tensor::ExtractSliceOp::create(rewriter, loc, laid,
+                                             idx({0, low[2], channel, low[3]}),
+                                             idx(part), idx({1, 1, 1, 1}));
+    Value written;
+    auto producer = piece.getDefiningOp<linalg::GenericOp>();
+    if (alone && producer && producer.hasPureTensorSemantics() &&
+        producer->getNumResults() == 1 && producer.getNumDpsInits() == 1 &&
+        !producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) &&
+        piece.hasOneUse() &&
+        producer.getIndexingMapsArray().back().getNumResults() == 4) {
+      SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+      AffineMap out = maps.back();
+      maps.back() = AffineMap::get(out.getNumDims(), out.getNumSymbols(),
+                                   {out.getResult(0), out.getResult(2),
+                                    out.getResult(1), out.getResult(3)},
+                                   ctx);
+      auto moved = linalg::GenericOp::create(
+          rewriter, producer.getLoc(), TypeRange{target.getType()},
+          producer.getDpsInputs(), ValueRange{target}, maps,
+          producer.getIteratorTypesArray());
+      rewriter.inlineRegionBefore(producer.getRegion(), moved.getRegion(),
+                                  moved.getRegion().end());
+      written = moved.getResult(0);
+      dead.push_back(producer);
+    } else {
+      written = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{target.getType()},
+                    ValueRange{piece}, ValueRange{target},
+                    {AffineMap::get(4, 0, {d(0), d(2), d(1), d(3)}, ctx),
+                     AffineMap::getMultiDimIdentityMap(4, ctx)},
+                    SmallVector<utils::IteratorType>(
+                        4, utils::IteratorType::parallel),
+                    [](OpBuilder &b, Location l, ValueRange args) {
+                      linalg::YieldOp::create(b, l, args[0]);
+                    })
+                    .getResult(0);
+    }
+    laid =
+        whole ? written
+              : tensor::InsertSliceOp::create(rewriter, loc, written, laid,
+                                              idx({0, low[2], channel, low[3]}),
+                                              idx(part), idx({1, 1, 1, 1}));
+  }
   AffineMap in = op.getIndexingMapsArray()[0];
   AffineMap moved = AffineMap::get(
       kNumLoops, 0,
@@ -203,6 +270,16 @@ void relayoutRowsOuter(RewriterBase &rewriter, linalg::GenericOp op) {
     op->setOperand(0, laid);
     op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
+  // Producers that now write the rows-outer layout left the pad, the concat
+  // steps and their own (emptied) ops without uses.
+  if (!dead.empty()) {
+    if (padded)
+      rewriter.eraseOp(x.getDefiningOp());
+    for (Operation *step : chain)
+      rewriter.eraseOp(step);
+    for (Operation *producer : dead)
+      rewriter.eraseOp(producer);
+  }
 }
 
 struct SplitConvPhasesPass

@@ -145,3 +145,59 @@ func.func @narrow_tiles(%x: tensor<1x16x6x18xf32>, %w: tensor<8x16x3x3xf32>, %o:
   } -> tensor<1x8x4x16xf32>
   return %r : tensor<1x8x4x16xf32>
 }
+
+// -----
+
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// The padded input is a concat of two elementwise results that nothing else
+// reads: each producer writes its channels of the rows-outer interior
+// itself (output map with c and h swapped), no transposing copy; the pad,
+// the concat and the old producers are gone.
+// CHECK-DAG: #[[SWAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-LABEL: func.func @rows_outer_producers
+// CHECK-SAME: (%[[A:.*]]: tensor<1x8x4x32xf32>, %[[B:.*]]: tensor<1x8x4x32xf32>,
+// CHECK-NOT: into tensor<1x16x4x32xf32>
+// CHECK: %[[L:.*]] = bufferization.alloc_tensor() : tensor<1x6x16x34xf32>
+// CHECK: %[[T1:.*]] = tensor.extract_slice %{{.*}}[0, 1, 8, 1] [1, 4, 8, 32]
+// CHECK: %[[G1:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[SWAP]]], {{.*}} ins(%[[B]] : tensor<1x8x4x32xf32>) outs(%[[T1]] : tensor<1x4x8x32xf32>)
+// CHECK: arith.negf
+// CHECK: %[[L1:.*]] = tensor.insert_slice %[[G1]] into %{{.*}}[0, 1, 8, 1] [1, 4, 8, 32]
+// CHECK: %[[T0:.*]] = tensor.extract_slice %[[L1]][0, 1, 0, 1] [1, 4, 8, 32]
+// CHECK: %[[G0:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[SWAP]]], {{.*}} ins(%[[A]] : tensor<1x8x4x32xf32>) outs(%[[T0]] : tensor<1x4x8x32xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[L0:.*]] = tensor.insert_slice %[[G0]] into %[[L1]][0, 1, 0, 1] [1, 4, 8, 32]
+// CHECK: linalg.generic {{.*}} ins(%[[L0]], %{{.*}} : tensor<1x6x16x34xf32>, tensor<8x16x3x3xf32>)
+// CHECK-NOT: tensor.pad
+// CHECK-NOT: into tensor<1x16x4x32xf32>
+func.func @rows_outer_producers(%a: tensor<1x8x4x32xf32>, %b: tensor<1x8x4x32xf32>, %w: tensor<8x16x3x3xf32>, %o: tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x32xf32>
+  %ra = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<1x8x4x32xf32>) outs(%e : tensor<1x8x4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x4x32xf32>
+  %rb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<1x8x4x32xf32>) outs(%e : tensor<1x8x4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.negf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x4x32xf32>
+  %cat0 = tensor.empty() : tensor<1x16x4x32xf32>
+  %cat1 = tensor.insert_slice %ra into %cat0[0, 0, 0, 0] [1, 8, 4, 32] [1, 1, 1, 1] : tensor<1x8x4x32xf32> into tensor<1x16x4x32xf32>
+  %cat2 = tensor.insert_slice %rb into %cat1[0, 8, 0, 0] [1, 8, 4, 32] [1, 1, 1, 1] : tensor<1x8x4x32xf32> into tensor<1x16x4x32xf32>
+  %p = tensor.pad %cat2 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x16x4x32xf32> to tensor<1x16x6x34xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%p, %w : tensor<1x16x6x34xf32>, tensor<8x16x3x3xf32>) outs(%o : tensor<1x8x4x32xf32>) {
+  ^bb0(%a0: f32, %b0: f32, %c0: f32):
+    %m = arith.mulf %a0, %b0 : f32
+    %s = arith.addf %c0, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x32xf32>
+  return %r : tensor<1x8x4x32xf32>
+}
