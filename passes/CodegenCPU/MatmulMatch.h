@@ -1,6 +1,7 @@
 //===- MatmulMatch.h - the matmuls the CPU kernel passes handle -----------===//
 //
-// Shared by tfrt-split-matmul-columns and tfrt-vectorize-matmul.
+// Shared by tfrt-split-matmul-columns, tfrt-vectorize-matmul and
+// tfrt-vectorize-conv.
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,6 +9,7 @@
 #define TFRT_PASSES_CODEGENCPU_MATMULMATCH_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace tfrt {
 
@@ -23,6 +25,27 @@ inline bool isStaticF32Matmul(mlir::linalg::MatmulOp op) {
       return false;
   }
   return true;
+}
+
+/// The indexing maps and iterator types of the `vector.contract` of one
+/// register tile, acc[m, n] += lhs[m, k] * rhs[k, n] (loops m, n, k).
+struct MatmulContraction {
+  mlir::ArrayAttr maps, iterators;
+};
+
+inline MatmulContraction matmulContraction(mlir::Builder &b) {
+  mlir::MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return mlir::getAffineDimExpr(i, ctx); };
+  auto iter = [&](mlir::vector::IteratorType t) -> mlir::Attribute {
+    return mlir::vector::IteratorTypeAttr::get(ctx, t);
+  };
+  return {
+      b.getAffineMapArrayAttr({mlir::AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                               mlir::AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+                               mlir::AffineMap::get(3, 0, {d(0), d(1)}, ctx)}),
+      b.getArrayAttr({iter(mlir::vector::IteratorType::parallel),
+                      iter(mlir::vector::IteratorType::parallel),
+                      iter(mlir::vector::IteratorType::reduction)})};
 }
 
 } // namespace tfrt

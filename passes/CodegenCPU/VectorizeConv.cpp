@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/CodegenCPU/ConvGeneric.h"
+#include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -137,14 +138,8 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op) {
   Value zero =
       arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
   Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
-  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
-                                 AffineMap::get(3, 0, {d(2), d(1)}, ctx),
-                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
-  ArrayAttr mapsAttr = rewriter.getAffineMapArrayAttr(maps);
-  ArrayAttr iters = rewriter.getArrayAttr(
-      {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+  tfrt::MatmulContraction contraction = tfrt::matmulContraction(rewriter);
+  ArrayAttr mapsAttr = contraction.maps, iters = contraction.iterators;
   // Weights [M, C, KH, KW] read as an rm x rc block of one tap.
   AffineMap weightMap = AffineMap::get(4, 0, {d(0), d(1)}, ctx);
   auto wType = VectorType::get({rm, rc}, f32);

@@ -11,6 +11,7 @@
 
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/StaticForall.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -105,22 +106,6 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
 
 /// Width of the packed column panels of the right operand (two zmm).
 constexpr int64_t kPanel = 32;
-
-/// Static trip count of `loop` (all its dimensions), or 0 if unknown.
-int64_t tripCount(scf::ForallOp loop) {
-  int64_t n = 1;
-  for (auto [l, u, s] :
-       llvm::zip(loop.getMixedLowerBound(), loop.getMixedUpperBound(),
-                 loop.getMixedStep())) {
-    std::optional<int64_t> lb = getConstantIntValue(l),
-                           ub = getConstantIntValue(u),
-                           st = getConstantIntValue(s);
-    if (!lb || !ub || !st || *st <= 0)
-      return 0;
-    n *= (*ub - *lb + *st - 1) / *st;
-  }
-  return n;
-}
 
 /// The f32 constant `v` is (an arith.constant, or a static unit-stride
 /// slice of one): its elements, the slice's offsets and the source's row
@@ -265,7 +250,7 @@ std::optional<PackSite> packSite(linalg::MatmulOp op, int64_t m) {
         root = slice.getSource();
     if (!loop.isDefinedOutsideOfLoop(root))
       return std::nullopt;
-    int64_t trips = tripCount(loop);
+    int64_t trips = tfrt::staticTripCount(loop).value_or(0);
     if (trips == 0)
       return std::nullopt;
     site.before = loop;
@@ -318,7 +303,7 @@ std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
     }
     return found;
   }();
-  int64_t trips = tripCount(loop);
+  int64_t trips = tfrt::staticTripCount(loop).value_or(0);
   auto sharedType = cast<RankedTensorType>(arg.getType());
   if (insert && insert.getSource() == op->getResult(0) &&
       insert.getMixedOffsets() == slice.getMixedOffsets() &&
@@ -388,14 +373,8 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   MLIRContext *ctx = rewriter.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   AffineMap panelMap = AffineMap::get(3, 0, {d(1), d(2)}, ctx);
-  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
-                                 AffineMap::get(3, 0, {d(2), d(1)}, ctx),
-                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
-  ArrayAttr mapsAttr = rewriter.getAffineMapArrayAttr(maps);
-  ArrayAttr iters = rewriter.getArrayAttr(
-      {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+  tfrt::MatmulContraction contraction = tfrt::matmulContraction(rewriter);
+  ArrayAttr mapsAttr = contraction.maps, iters = contraction.iterators;
 
   // One register tile: rows [mi, mi + rm), columns [col, col + nr), K
   // block [kb, kb + kt).
@@ -542,7 +521,7 @@ std::optional<RowInit> matchRowInit(linalg::MatmulOp op) {
         return std::nullopt;
       insert = p;
     }
-    int64_t trips = tripCount(loop);
+    int64_t trips = tfrt::staticTripCount(loop).value_or(0);
     auto shared = cast<RankedTensorType>(arg.getType());
     if (!insert || insert.getMixedOffsets() != offsets ||
         insert.getMixedSizes() != slice.getMixedSizes() ||
@@ -629,14 +608,8 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   AffineMap biasMap =
       AffineMap::get(1, 0, {d(0), getAffineConstantExpr(0, ctx)}, ctx);
-  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
-                                 AffineMap::get(3, 0, {d(2), d(1)}, ctx),
-                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
-  ArrayAttr mapsAttr = rewriter.getAffineMapArrayAttr(maps);
-  ArrayAttr iters = rewriter.getArrayAttr(
-      {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
-       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+  tfrt::MatmulContraction contraction = tfrt::matmulContraction(rewriter);
+  ArrayAttr mapsAttr = contraction.maps, iters = contraction.iterators;
 
   Value offset = init->offset ? getValueOrCreateConstantIndexOp(rewriter, loc,
                                                                 init->offset)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/MemoryPlanning/Passes.h"
+#include "passes/StaticForall.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -40,23 +41,6 @@ struct Buffer {
 
 int64_t elementBytes(Type t) {
   return llvm::divideCeil(t.getIntOrFloatBitWidth(), 8);
-}
-
-/// The number of iterations of a top-level scf.forall with static bounds
-/// (all of whose slots a scratch buffer in its body needs), or nullopt.
-std::optional<int64_t> staticTripCount(scf::ForallOp forall) {
-  int64_t trips = 1;
-  for (auto [lb, ub, step] :
-       llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
-                 forall.getMixedStep())) {
-    std::optional<int64_t> l = getConstantIntValue(lb),
-                           u = getConstantIntValue(ub),
-                           s = getConstantIntValue(step);
-    if (!l || !u || !s || *s <= 0)
-      return std::nullopt;
-    trips *= std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
-  }
-  return trips;
 }
 
 /// The slot of the current iteration of `forall` (row-major over its
@@ -147,7 +131,7 @@ struct PlanWorkspacePass
         auto forall = dyn_cast<scf::ForallOp>(alloc->getParentOp());
         std::optional<int64_t> trips;
         if (forall && forall->getBlock() == &block)
-          trips = staticTripCount(forall);
+          trips = tfrt::staticTripCount(forall);
         if (!trips) {
           alloc.emitError("allocation inside a nested region cannot be "
                           "planned statically");

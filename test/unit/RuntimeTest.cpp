@@ -254,45 +254,35 @@ TEST(Model, DescriptorOfNullInstance) {
   EXPECT_EQ(tfrt_model_descriptor(nullptr), nullptr);
 }
 
+/// Runs the fake model with a workspace of `size` bytes aligned to
+/// `alignment` and checks that the entry got one aligned to `expected`
+/// whose whole planned size is writable.
+void checkWorkspace(uint64_t size, uint64_t alignment, uint64_t expected) {
+  tfrt_model_desc desc = kDesc;
+  desc.workspace_size = size;
+  desc.workspace_alignment = alignment;
+  Instance instance(&desc);
+  ASSERT_NE(instance.instance, nullptr);
+  Call call;
+  tLastWorkspace = nullptr;
+  Status status(call.run(instance.instance));
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_NE(tLastWorkspace, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(tLastWorkspace) % expected, 0u)
+      << "size " << size << ", alignment " << alignment;
+  std::memset(tLastWorkspace, 0xab, size_t(size));
+}
+
 TEST(Model, WorkspaceIsAlignedAndSized) {
-  for (uint64_t alignment : {1u, 2u, 8u, 16u, 64u, 256u, 4096u}) {
-    for (uint64_t size : {uint64_t(24), uint64_t(1000), uint64_t(1) << 20}) {
-      tfrt_model_desc desc = kDesc;
-      desc.workspace_size = size;
-      desc.workspace_alignment = alignment;
-      Instance instance(&desc);
-      ASSERT_NE(instance.instance, nullptr);
-      Call call;
-      tLastWorkspace = nullptr;
-      Status status(call.run(instance.instance));
-      ASSERT_TRUE(status.ok()) << status.message();
-      ASSERT_NE(tLastWorkspace, nullptr);
-      EXPECT_EQ(reinterpret_cast<uintptr_t>(tLastWorkspace) % alignment, 0u)
-          << "alignment " << alignment;
-      // The whole planned arena must be writable.
-      std::memset(tLastWorkspace, 0xab, size_t(size));
-    }
-  }
+  for (uint64_t alignment : {1u, 2u, 8u, 16u, 64u, 256u, 4096u})
+    for (uint64_t size : {uint64_t(24), uint64_t(1000), uint64_t(1) << 20})
+      checkWorkspace(size, alignment, alignment);
 }
 
 TEST(Model, LargeWorkspaceStartsOnA2MiBBoundary) {
   // 4 MiB and more: whole 2 MiB (huge) pages, whatever the model asked for.
-  for (uint64_t size : {uint64_t(4) << 20, (uint64_t(9) << 20) + 24}) {
-    tfrt_model_desc desc = kDesc;
-    desc.workspace_size = size;
-    desc.workspace_alignment = 64;
-    Instance instance(&desc);
-    ASSERT_NE(instance.instance, nullptr);
-    Call call;
-    tLastWorkspace = nullptr;
-    Status status(call.run(instance.instance));
-    ASSERT_TRUE(status.ok()) << status.message();
-    ASSERT_NE(tLastWorkspace, nullptr);
-    EXPECT_EQ(
-        reinterpret_cast<uintptr_t>(tLastWorkspace) % (uintptr_t(2) << 20), 0u)
-        << "size " << size;
-    std::memset(tLastWorkspace, 0xab, size_t(size));
-  }
+  for (uint64_t size : {uint64_t(4) << 20, (uint64_t(9) << 20) + 24})
+    checkWorkspace(size, 64, uint64_t(2) << 20);
 }
 
 TEST(Model, ZeroWorkspace) {

@@ -2709,12 +2709,11 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t rank = type.getRank();
     SmallVector<ResizeTable> tables;
-    bool needWeights = false, outside = false;
+    bool needWeights = false;
     for (int64_t i = 0; i < rank; ++i) {
       tables.push_back(computeResizeTable(op, i, xt.getDimSize(i),
                                           type.getDimSize(i)));
       needWeights |= !tables.back().unitWeights;
-      outside |= tables.back().outside;
     }
     if (needWeights && !isa<FloatType>(elem))
       return failOp(rewriter, op,
