@@ -30,14 +30,23 @@ struct Split {
 /// Whether `op` is the 2-D dense convolution generic of the graph lowering:
 /// loops (n, m, oh, ow, c, kh, kw), output (n, m, oh, ow), the input read
 /// at (n, c, oh * s + kh * d, ow * s + kw * d).
-bool isConv2DGeneric(linalg::LinalgOp op) {
+/// Whether `op` is a generic with 7 loops, two inputs and one init whose
+/// parallel loops are exactly those `isParallel` says.
+template <typename Pred>
+bool isWindowedGeneric(linalg::LinalgOp op, Pred isParallel) {
   if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumLoops() != 7 ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   for (unsigned i = 0; i < 7; ++i)
-    if ((i < 4) != (iters[i] == utils::IteratorType::parallel))
+    if (isParallel(i) != (iters[i] == utils::IteratorType::parallel))
       return false;
+  return true;
+}
+
+bool isConv2DGeneric(linalg::LinalgOp op) {
+  if (!isWindowedGeneric(op, [](unsigned i) { return i < 4; }))
+    return false;
   MLIRContext *ctx = op.getContext();
   if (op.getMatchingIndexingMap(op.getDpsInitOperand(0)) !=
       AffineMap::getMultiDimIdentityMap(7, ctx).getMajorSubMap(4))
@@ -56,13 +65,8 @@ bool isConv2DGeneric(linalg::LinalgOp op) {
 /// stride: loops (n, m, ih, kh, c, iw, kw), output (n, m, ih, kh, iw, kw),
 /// c the only reduction.
 bool isConvTransposeGeneric(linalg::LinalgOp op) {
-  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumLoops() != 7 ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+  if (!isWindowedGeneric(op, [](unsigned i) { return i != 4; }))
     return false;
-  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
-  for (unsigned i = 0; i < 7; ++i)
-    if ((i == 4) != (iters[i] == utils::IteratorType::reduction))
-      return false;
   MLIRContext *ctx = op.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   return op.getMatchingIndexingMap(op.getDpsInitOperand(0)) ==
