@@ -35,6 +35,12 @@ namespace {
 constexpr int64_t kRegMs[] = {8, 6, 4, 3, 2, 1};
 constexpr int64_t kRegNs[] = {32, 16};
 
+/// Left operands up to this size (bytes) stay in L1 across column blocks:
+/// the blocks of columns then run outermost, so that the right operand
+/// (the activations of a 1x1 conv with few channels on a large map) is
+/// read from memory once instead of once per block of rows.
+constexpr int64_t kSmallLhsBytes = 32 * 1024;
+
 /// The largest of `candidates` (descending) that divides `n`.
 int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
   for (int64_t c : candidates)
@@ -44,9 +50,12 @@ int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
 }
 
 FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
-                            ArrayRef<int64_t> sizes) {
+                            ArrayRef<int64_t> sizes,
+                            ArrayRef<int64_t> interchange = {}) {
   scf::SCFTilingOptions opts;
   opts.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  if (!interchange.empty())
+    opts.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> r =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), opts);
@@ -86,7 +95,14 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   // power-of-two blocks.
   int64_t kt =
       k <= 512 ? k : largestDivisor(k, {256, 128, 64, 32, 16, 8, 4, 2, 1});
-  FailureOr<Operation *> outer = tile(rewriter, op, {mt, nt, kt});
+  // Blocks of columns outermost when the whole left operand stays in L1
+  // (1x1 convs with few channels on large maps: the right operand, the
+  // activations, is then read from memory once instead of once per block
+  // of mt rows).
+  SmallVector<int64_t> order;
+  if (mt < m && kt == k && m * k * 4 <= kSmallLhsBytes)
+    order = {1, 0, 2};
+  FailureOr<Operation *> outer = tile(rewriter, op, {mt, nt, kt}, order);
   if (failed(outer))
     return failure();
   FailureOr<Operation *> inner = tile(rewriter, *outer, {rm, rn, 1});
@@ -651,29 +667,40 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   // producer's destination replaces the producer.
   bool direct = init->producerInit->getOwner() == op.getOperation();
   Value dest = direct ? producerDest : op.getOutputs()[0];
+  // One mt x nt block: rm rows at a time, each over the block's columns.
+  auto block = [&](OpBuilder &b, Location l, Value mb, Value nb,
+                   ValueRange iter) -> Value {
+    auto mLoop = scf::ForOp::create(
+        b, l, c0, cst(b, mt), cst(b, rm), iter,
+        [&](OpBuilder &b, Location l, Value mo, ValueRange mIter) {
+          Value mi = arith::AddIOp::create(b, l, mb, mo);
+          auto nLoop = scf::ForOp::create(
+              b, l, c0, cst(b, nt), cst(b, rn), mIter,
+              [&](OpBuilder &b, Location l, Value no, ValueRange nIter) {
+                Value col = arith::AddIOp::create(b, l, nb, no);
+                scf::YieldOp::create(b, l, tile(b, l, nIter[0], mi, col));
+              });
+          scf::YieldOp::create(b, l, nLoop.getResult(0));
+        });
+    return mLoop.getResult(0);
+  };
+  // Blocks of rows outermost, or of columns when the whole left operand
+  // stays in L1 (see kSmallLhsBytes).
+  bool columnsOuter = mt < m && m * k * 4 <= kSmallLhsBytes;
+  int64_t outerEnd = columnsOuter ? n : m, outerStep = columnsOuter ? nt : mt;
+  int64_t innerEnd = columnsOuter ? m : n, innerStep = columnsOuter ? mt : nt;
   auto mbLoop = scf::ForOp::create(
-      rewriter, loc, c0, cst(rewriter, m), cst(rewriter, mt), ValueRange{dest},
-      [&](OpBuilder &b, Location l, Value mb, ValueRange mbIter) {
-        auto nbLoop = scf::ForOp::create(
-            b, l, c0, cst(b, n), cst(b, nt), mbIter,
-            [&](OpBuilder &b, Location l, Value nb, ValueRange nbIter) {
-              auto mLoop = scf::ForOp::create(
-                  b, l, c0, cst(b, mt), cst(b, rm), nbIter,
-                  [&](OpBuilder &b, Location l, Value mo, ValueRange mIter) {
-                    Value mi = arith::AddIOp::create(b, l, mb, mo);
-                    auto nLoop = scf::ForOp::create(
-                        b, l, c0, cst(b, nt), cst(b, rn), mIter,
-                        [&](OpBuilder &b, Location l, Value no,
-                            ValueRange nIter) {
-                          Value col = arith::AddIOp::create(b, l, nb, no);
-                          scf::YieldOp::create(b, l,
-                                               tile(b, l, nIter[0], mi, col));
-                        });
-                    scf::YieldOp::create(b, l, nLoop.getResult(0));
-                  });
-              scf::YieldOp::create(b, l, mLoop.getResult(0));
+      rewriter, loc, c0, cst(rewriter, outerEnd), cst(rewriter, outerStep),
+      ValueRange{dest},
+      [&](OpBuilder &b, Location l, Value outer, ValueRange outerIter) {
+        auto innerLoop = scf::ForOp::create(
+            b, l, c0, cst(b, innerEnd), cst(b, innerStep), outerIter,
+            [&](OpBuilder &b, Location l, Value inner, ValueRange innerIter) {
+              Value mb = columnsOuter ? inner : outer;
+              Value nb = columnsOuter ? outer : inner;
+              scf::YieldOp::create(b, l, block(b, l, mb, nb, innerIter));
             });
-        scf::YieldOp::create(b, l, nbLoop.getResult(0));
+        scf::YieldOp::create(b, l, innerLoop.getResult(0));
       });
   if (!direct)
     rewriter.modifyOpInPlace(init->producerInit->getOwner(),

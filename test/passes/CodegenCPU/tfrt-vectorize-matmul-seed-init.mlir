@@ -67,3 +67,31 @@ func.func @long_k(%a: tensor<16x512xf32>, %b: tensor<512x64xf32>) -> tensor<16x6
   %r = linalg.matmul ins(%a, %b : tensor<16x512xf32>, tensor<512x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
 }
+
+// -----
+
+// Blocks of rows (16 of 48) and columns (256 of 512): a left operand of
+// 48x48 floats stays in L1, so the blocks of columns run outermost and the
+// right operand is read once; a 128x128 one does not, so the blocks of rows
+// do.
+// CHECK-LABEL: func.func @columns_outer
+// CHECK: scf.for %[[NB:.*]] = %c0 to %c512 step %c256
+// CHECK-NEXT: scf.for %[[MB:.*]] = %c0 to %c48 step %c16
+// CHECK-LABEL: func.func @rows_outer
+// CHECK: scf.for %[[MB:.*]] = %c0 to %c128 step %c64
+// CHECK-NEXT: scf.for %[[NB:.*]] = %c0 to %c512 step %c256
+func.func @columns_outer(%a: tensor<48x48xf32>, %b: tensor<48x512xf32>) -> tensor<48x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<48x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x512xf32>) -> tensor<48x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<48x48xf32>, tensor<48x512xf32>) outs(%c : tensor<48x512xf32>) -> tensor<48x512xf32>
+  return %r : tensor<48x512xf32>
+}
+
+func.func @rows_outer(%a: tensor<128x128xf32>, %b: tensor<128x512xf32>) -> tensor<128x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x128xf32>, tensor<128x512xf32>) outs(%c : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %r : tensor<128x512xf32>
+}
