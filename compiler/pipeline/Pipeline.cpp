@@ -84,6 +84,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createVectorizeReductions());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
                     "canonicalize");
+    pm.addNestedPass<func::FuncOp>(createPackWeightTiles());
+    addUpstream(pm, "canonicalize,cse");
   }
 }
 

@@ -377,6 +377,46 @@ def FuseElementwise : Pass<"tfrt-fuse-elementwise", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PackWeightTiles : Pass<"tfrt-pack-weight-tiles", "mlir::func::FuncOp"> {
+  let summary = "Pack weight constants in the order the register tiles read them";
+  let description = [{
+    On tensors, after the vectorizing passes: a `vector.transfer_read` of
+    an R x L f32 tile (R >= 2, in bounds, no mask) whose vector dimensions
+    run along dimensions 0 and 1 of an `arith.constant` of shape
+    [D0, D1, D2, ...] (directly, or through unit-stride
+    `tensor.extract_slice`s and `tensor.collapse_shape`s of unit
+    dimensions) reads instead a constant packed at compile time as
+    [D0 / R, D2, ..., D1, R], at [row / R, i2, ..., i1, 0] with the
+    permutation (.., d1', d0') -> (d0', d1'). Such reads are the left
+    operands of the register tiles of `tfrt-vectorize-conv` (8 output
+    channels x 8 or 4 input channels at one tap of an OIHW weight) and
+    `tfrt-vectorize-matmul` on 1x1 conv weights (8 or 6 rows x 1 column):
+    unpacked, the R elements of one step lie a whole weight row apart
+    (3456 bytes for det's 96-channel 3x3 convs), so every step of the K
+    loop touches R cache lines and the weights of one register tile sweep
+    27 KB of L1 per tap; packed, one step reads R contiguous floats.
+
+    Applies only where the row index is provably a multiple of R (loop
+    induction variables with such bounds and steps, sums and products of
+    them) and D0 is divisible by R; tiles whose L elements are contiguous
+    already (D2... all 1 and L > 1) stay. One packed constant serves all
+    reads of the same constant with the same R; the original constant goes
+    once nothing else reads it.
+
+    Before: `vector.transfer_read %w[%m, %c, %kh, %kw] ... permutation_map =
+    (d0, d1, d2, d3) -> (d0, d1) : tensor<24x96x3x3xf32>, vector<8x8xf32>`.
+    After: `vector.transfer_read %packed[%m / 8, %kh, %kw, %c, 0] ...
+    permutation_map = (d0, d1, d2, d3, d4) -> (d4, d3) :
+    tensor<3x3x3x96x8xf32>, vector<8x8xf32>`.
+  }];
+  let statistics = [
+    Statistic<"numPacked", "packed-constants", "weight constants packed">,
+    Statistic<"numReads", "packed-reads", "tile reads moved onto them">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def SplitMatmulColumns : Pass<"tfrt-split-matmul-columns", "mlir::func::FuncOp"> {
   let summary = "Split a matmul's columns into vector-width multiples and the rest";
   let description = [{
