@@ -35,7 +35,7 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     register tile; a 1x1 one (a matmul for tfrt-vectorize-conv) along
     output channels like a matmul along M; when its output width is not a
     multiple of 32 (tfrt-vectorize-conv then runs it over flattened rows),
-    every chunk gets at least 160 output positions. The generic of a ConvTranspose
+    every chunk gets at least 320 output positions. The generic of a ConvTranspose
     whose kernel equals its stride (loops `(n, m, ih, kh, c, iw, kw)`) is
     split along input rows: chunks of output channels would each read all
     of the input.

@@ -188,13 +188,14 @@ func.func @conv_transpose(%x: tensor<1x8x32x32xf32>, %w: tensor<8x8x2x2xf32>, %o
 // -----
 
 // A windowed conv on 40-column rows (tfrt-vectorize-conv runs it over
-// flattened rows): a chunk needs at least 160 output positions, so 8 chunks
-// of 4 rows, also where max-chunks=16 would allow 16 chunks of 2.
+// flattened rows): a chunk needs at least 320 output positions, so 4 chunks
+// of 8 rows, also where max-chunks=8 or 16 would allow 8 chunks of 4 or 16
+// of 2.
 // CHECK-LABEL: func.func @conv_narrow_rows
-// CHECK: scf.forall (%{{.*}}) = (0) to (32) step (4)
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x4x40xf32>)
+// CHECK: scf.forall (%{{.*}}) = (0) to (32) step (8)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x8x40xf32>)
 // MANY-LABEL: func.func @conv_narrow_rows
-// MANY: scf.forall (%{{.*}}) = (0) to (32) step (4)
+// MANY: scf.forall (%{{.*}}) = (0) to (32) step (8)
 #xn = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
 #wn = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
 #on = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
