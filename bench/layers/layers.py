@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""Per-layer efficiency of a model's dense convolutions as they run inside
+the compiled model: reads the ONNX model (to know which nodes are dense
+convolutions, their kernels, channels and output sizes) and the
+`tfrt-run --profile-json` files of several rounds of a profiling build, and
+prints, for every dense Conv (group 1) that has a launch or kernel entry of
+its own, the median time per run over the rounds, GFLOP/s and % of the peak
+(the median of the peaks measured before each round).
+
+usage: layers.py MODEL.onnx INPUT=SHAPE --peaks P1,P2,... --min-pct 85
+                 [--json OUT.json] [--markdown OUT.md] PROFILE.json...
+
+A profile entry belongs to a layer when the layer's node is among the
+entry's nodes and the entry's FLOPs equal the layer's (2 per
+multiply-accumulate): the launch that runs the convolution itself, not its
+padding, copies or epilogue. A layer whose convolution shares its launch
+with other nodes' FLOPs (a task group) is listed as such, without a figure.
+"""
+import argparse
+import json
+import statistics
+import sys
+
+import onnx
+from onnx import shape_inference
+
+
+def dense_convs(path, input_spec):
+    """{node name: {k, cin, cout, out, stride, flops}} for group-1 Convs."""
+    name, dims = input_spec.split("=")
+    dims = [int(d) for d in dims.split("x")]
+    model = onnx.load(path)
+    for i in model.graph.input:
+        if i.name == name:
+            for d, v in zip(i.type.tensor_type.shape.dim, dims):
+                d.ClearField("dim_param")
+                d.dim_value = v
+    model = shape_inference.infer_shapes(model)
+    shapes = {}
+    for vi in (list(model.graph.value_info) + list(model.graph.input) +
+               list(model.graph.output)):
+        shapes[vi.name] = [d.dim_value for d in vi.type.tensor_type.shape.dim]
+    weights = {t.name: list(t.dims) for t in model.graph.initializer}
+    for n in model.graph.node:
+        if n.op_type == "Constant":
+            for a in n.attribute:
+                if a.name == "value":
+                    weights[n.output[0]] = list(a.t.dims)
+    convs = {}
+    for n in model.graph.node:
+        if n.op_type != "Conv":
+            continue
+        attrs = {a.name: onnx.helper.get_attribute_value(a) for a in n.attribute}
+        if attrs.get("group", 1) != 1:
+            continue
+        w = weights.get(n.input[1]) or shapes.get(n.input[1])
+        out = shapes.get(n.output[0])
+        if not w or not out or len(w) != 4 or len(out) != 4:
+            continue
+        macs = out[0] * out[1] * out[2] * out[3] * w[1] * w[2] * w[3]
+        convs[n.name] = {
+            "kernel": "%dx%d" % (w[2], w[3]),
+            "stride": attrs.get("strides", [1, 1])[0],
+            "cin": w[1],
+            "cout": w[0],
+            "out": "%dx%d" % (out[2], out[3]),
+            "flops": 2 * macs,
+        }
+    return convs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("model")
+    ap.add_argument("input")
+    ap.add_argument("--peaks", required=True)
+    ap.add_argument("--min-pct", type=float, default=85.0)
+    ap.add_argument("--json")
+    ap.add_argument("--markdown")
+    ap.add_argument("profiles", nargs="+")
+    args = ap.parse_args()
+
+    convs = dense_convs(args.model, args.input)
+    peaks = [float(p) for p in args.peaks.split(",") if p]
+    peak = statistics.median(peaks)
+    times = {n: [] for n in convs}  # ms per run, one per round
+    shared = set()
+    for path in args.profiles:
+        prof = json.load(open(path))
+        runs = prof["runs"]
+        for e in prof["entries"]:
+            for n in e["nodes"]:
+                if n not in convs:
+                    continue
+                # FLOPs are per call; a layer runs once per run.
+                if e["flops"] == convs[n]["flops"] and e["calls"] == runs:
+                    times[n].append(e["ns"] / 1e6 / runs)
+                elif e["flops"] > convs[n]["flops"]:
+                    shared.add(n)
+    rows = []
+    for n, c in convs.items():
+        t = times[n]
+        row = dict(c, layer=n, rounds=len(t))
+        if len(t) == len(args.profiles):
+            ms = statistics.median(t)
+            gflops = c["flops"] / (ms * 1e-3) / 1e9
+            row.update(ms=round(ms, 4), round_ms=[round(x, 4) for x in t],
+                       gflops=round(gflops, 1),
+                       pct=round(100 * gflops / peak, 1))
+        else:
+            row["shared"] = n in shared
+        rows.append(row)
+    # Squeeze-excitation convs on 1x1 maps are matrix-vector products
+    # (every weight used once): listed apart, not counted.
+    gemv = [r for r in rows if r["out"] == "1x1"]
+    rows = [r for r in rows if r["out"] != "1x1"]
+    timed = [r for r in rows if "pct" in r]
+    timed.sort(key=lambda r: -r["ms"])
+    untimed = [r for r in rows if "pct" not in r]
+    met = [r for r in timed if r["pct"] >= args.min_pct]
+    gemv_ms = sum(r.get("ms", 0) for r in gemv)
+
+    lines = []
+    w = lines.append
+    w("| layer | kernel | in -> out channels | output | ms | GFLOP/s | % of peak |")
+    w("|---|---|---|---|---|---|---|")
+    for r in timed:
+        pct = "%.1f%%" % r["pct"]
+        if r["pct"] >= args.min_pct:
+            pct = "**%s**" % pct
+        w("| %s | %s s%d | %d -> %d | %s | %.3f | %.1f | %s |" % (
+            r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
+            r["cout"], r["out"], r["ms"], r["gflops"], pct))
+    for r in untimed:
+        why = ("in a launch with other nodes' work" if r.get("shared")
+               else "no entry of its own")
+        w("| %s | %s s%d | %d -> %d | %s | %s | - | - |" % (
+            r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
+            r["cout"], r["out"], why))
+    summary = ("%d of %d timed dense conv layers at >= %.0f%% of %.1f GFLOP/s "
+               "(median of %d rounds; peaks %s); %d untimed (no entry of "
+               "their own); %d squeeze-excitation convs on 1x1 maps "
+               "(matrix-vector products) not counted, %.3f ms together" % (
+                   len(met), len(timed), args.min_pct, peak, len(args.profiles),
+                   ", ".join("%.1f" % p for p in peaks), len(untimed),
+                   len(gemv), gemv_ms))
+    print("\n".join(lines))
+    print()
+    print(summary)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n\n" + summary + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"peak_gflops": peak, "peaks": peaks,
+                       "min_pct": args.min_pct, "rounds": len(args.profiles),
+                       "layers_at_min": len(met), "layers_timed": len(timed),
+                       "layers": timed + untimed,
+                       "matrix_vector_layers": gemv}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
