@@ -120,7 +120,12 @@ def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
     reads `in'` at `ow + q` with stride 1: `[M, C, KH, KW]` becomes
     `[M, 2C, KH, ceil(KW / 2)]` (a 3-wide kernel does 4 taps instead of 3).
     The split copies are strided `tensor.extract_slice`s inserted into
-    zero-filled tensors. Only convolutions that tfrt-vectorize-conv then
+    zero-filled tensors; when the input is a zero `tensor.pad` of the
+    spatial dims, the slices are taken from the unpadded input and placed at
+    the padding's offsets, and only the rows and columns they do not cover
+    are zeroed (det's stem: no padded copy of the 640x640 input, no fill of
+    the whole split tensor; 0.78 -> 0.57 ms before its conv). Only
+    convolutions that tfrt-vectorize-conv then
     has a register tile for (output channels divisible by 8, 6 or 4, output
     columns by 32, 16 or 8) are split. Run it before
     `tfrt-async-tile-loops`: the copies then happen once, outside the

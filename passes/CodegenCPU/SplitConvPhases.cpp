@@ -60,18 +60,73 @@ linalg::GenericOp splitColumnPhases(RewriterBase &rewriter,
   auto idx = [&](ArrayRef<int64_t> v) {
     return getAsIndexOpFoldResult(ctx, v);
   };
-  Value xs = zeros({n, 2 * c, rows, width});
+  // A zero padding of the spatial dims is folded into the split: the
+  // phases are strided slices of the unpadded input placed at the padding's
+  // offsets, and only the columns and rows they do not cover are zeroed
+  // (det's stem: no copy of the padded 640x640 input, no fill of the whole
+  // split tensor).
+  Value src = x;
+  int64_t lowH = 0, lowW = 0, srcRows = rows, srcCols = cols;
+  if (auto pad = x.getDefiningOp<tensor::PadOp>()) {
+    Value v = pad.getConstantPaddingValue();
+    FloatAttr f;
+    ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
+    if (v && matchPattern(v, m_Constant(&f)) && f.getValue().isPosZero() &&
+        !pad.getNofold() && !ShapedType::isDynamicShape(l) &&
+        !ShapedType::isDynamicShape(h) && l[0] == 0 && l[1] == 0 && h[0] == 0 &&
+        h[1] == 0 && l[2] >= 0 && l[3] >= 0 && h[2] >= 0 && h[3] >= 0) {
+      src = pad.getSource();
+      lowH = l[2];
+      lowW = l[3];
+      srcRows = pad.getSourceType().getDimSize(2);
+      srcCols = pad.getSourceType().getDimSize(3);
+    }
+  }
+  Value xs;
+  if (src == x) {
+    xs = zeros({n, 2 * c, rows, width});
+  } else {
+    // An alloc_tensor, not a tensor.empty (see relayoutRowsOuter).
+    xs = bufferization::AllocTensorOp::create(
+        rewriter, loc, RankedTensorType::get({n, 2 * c, rows, width}, f32),
+        ValueRange{});
+  }
+  auto zeroPart = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+    if (llvm::is_contained(sizes, 0))
+      return;
+    Value part = tensor::ExtractSliceOp::create(rewriter, loc, xs, idx(offsets),
+                                                idx(sizes), idx({1, 1, 1, 1}));
+    part = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                  ValueRange{part})
+               .getResult(0);
+    xs = tensor::InsertSliceOp::create(rewriter, loc, part, xs, idx(offsets),
+                                       idx(sizes), idx({1, 1, 1, 1}));
+  };
+  if (src != x) {
+    zeroPart({0, 0, 0, 0}, {n, 2 * c, lowH, width});
+    zeroPart({0, 0, lowH + srcRows, 0},
+             {n, 2 * c, rows - lowH - srcRows, width});
+  }
   Value ws = zeros({m, 2 * c, kh, q});
   for (int64_t p = 0; p < 2; ++p) {
-    // Input columns p, p + 2, ... that exist, at most `width` of them.
-    int64_t count = std::min(width, (cols - p + 1) / 2);
+    // Padded columns p + 2j, j < width: the first that is an input column
+    // (j0), the input column it is (first) and how many follow.
+    int64_t j0 = std::min(width, std::max<int64_t>(0, (lowW - p + 1) / 2));
+    int64_t first = p + 2 * j0 - lowW;
+    int64_t count =
+        first < srcCols ? std::min(width - j0, (srcCols - first + 1) / 2) : 0;
     if (count > 0) {
       Value part = tensor::ExtractSliceOp::create(
-          rewriter, loc, x, idx({0, 0, 0, p}), idx({n, c, rows, count}),
-          idx({1, 1, 1, 2}));
+          rewriter, loc, src, idx({0, 0, 0, first}),
+          idx({n, c, srcRows, count}), idx({1, 1, 1, 2}));
       xs = tensor::InsertSliceOp::create(
-          rewriter, loc, part, xs, idx({0, p * c, 0, 0}),
-          idx({n, c, rows, count}), idx({1, 1, 1, 1}));
+          rewriter, loc, part, xs, idx({0, p * c, lowH, j0}),
+          idx({n, c, srcRows, count}), idx({1, 1, 1, 1}));
+    }
+    if (src != x) {
+      zeroPart({0, p * c, lowH, 0}, {n, c, srcRows, j0});
+      zeroPart({0, p * c, lowH, j0 + count},
+               {n, c, srcRows, width - j0 - count});
     }
     // Taps p, p + 2, ...
     int64_t taps = (kw - p + 1) / 2;
@@ -97,6 +152,8 @@ linalg::GenericOp splitColumnPhases(RewriterBase &rewriter,
             b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
       });
   rewriter.replaceOp(op, split->getResults());
+  if (src != x && x.use_empty())
+    rewriter.eraseOp(x.getDefiningOp());
   return split;
 }
 
