@@ -15,6 +15,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "layers"))
+import layers  # noqa: E402  bench/layers/layers.py
+
 BEGIN = "<!-- bench/run.sh:begin -->"
 END = "<!-- bench/run.sh:end -->"
 
@@ -63,18 +66,7 @@ def table(res):
           ">= %.0f%% of peak." % (lay["rounds"], lay["peak_gflops"], lay["layers_at_min"],
                                    lay["layers_timed"], lay["min_pct"]))
         w("")
-        w("| layer | kernel | in -> out channels | output | ms | GFLOP/s | % of peak |")
-        w("|---|---|---|---|---|---|---|")
-        for r in lay["layers"]:
-            if "pct" in r:
-                w("| %s | %s s%d | %d -> %d | %s | %.3f | %.1f | %.1f%% |" % (
-                    r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
-                    r["cout"], r["out"], r["ms"], r["gflops"], r["pct"]))
-            else:
-                w("| %s | %s s%d | %d -> %d | %s | %s | - | - |" % (
-                    r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
-                    r["cout"], r["out"],
-                    "in a launch with other work" if r.get("shared") else "no entry"))
+        out.extend(layers.markdown_table(lay["layers"], lay["min_pct"]))
         w("")
     if res["kernels"]:
         w("| kernel | median | GFLOP/s | % of peak | compile |")

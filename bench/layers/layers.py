@@ -69,6 +69,28 @@ def dense_convs(path, input_spec):
     return convs
 
 
+def markdown_table(layers, min_pct):
+    """Markdown lines of a table of `layers` (rows of the JSON result, timed
+    ones with "pct"), figures at or above `min_pct` in bold. Shared with
+    bench/report.py."""
+    lines = ["| layer | kernel | in -> out channels | output | ms | GFLOP/s | % of peak |",
+             "|---|---|---|---|---|---|---|"]
+    for r in layers:
+        head = "| %s | %s s%d | %d -> %d | %s |" % (
+            r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
+            r["cout"], r["out"])
+        if "pct" in r:
+            pct = "%.1f%%" % r["pct"]
+            if r["pct"] >= min_pct:
+                pct = "**%s**" % pct
+            lines.append("%s %.3f | %.1f | %s |" % (head, r["ms"], r["gflops"], pct))
+        else:
+            why = ("in a launch with other nodes' work" if r.get("shared")
+                   else "no entry of its own")
+            lines.append("%s %s | - | - |" % (head, why))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("model")
@@ -120,23 +142,7 @@ def main():
     met = [r for r in timed if r["pct"] >= args.min_pct]
     gemv_ms = sum(r.get("ms", 0) for r in gemv)
 
-    lines = []
-    w = lines.append
-    w("| layer | kernel | in -> out channels | output | ms | GFLOP/s | % of peak |")
-    w("|---|---|---|---|---|---|---|")
-    for r in timed:
-        pct = "%.1f%%" % r["pct"]
-        if r["pct"] >= args.min_pct:
-            pct = "**%s**" % pct
-        w("| %s | %s s%d | %d -> %d | %s | %.3f | %.1f | %s |" % (
-            r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
-            r["cout"], r["out"], r["ms"], r["gflops"], pct))
-    for r in untimed:
-        why = ("in a launch with other nodes' work" if r.get("shared")
-               else "no entry of its own")
-        w("| %s | %s s%d | %d -> %d | %s | %s | - | - |" % (
-            r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
-            r["cout"], r["out"], why))
+    lines = markdown_table(timed + untimed, args.min_pct)
     summary = ("%d of %d timed dense conv layers at >= %.0f%% of %.1f GFLOP/s "
                "(median of %d rounds; peaks %s); %d untimed (no entry of "
                "their own); %d squeeze-excitation convs on 1x1 maps "

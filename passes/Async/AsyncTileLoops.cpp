@@ -27,9 +27,6 @@ struct Split {
   int64_t tile = 0;
 };
 
-/// Whether `op` is the 2-D dense convolution generic of the graph lowering:
-/// loops (n, m, oh, ow, c, kh, kw), output (n, m, oh, ow), the input read
-/// at (n, c, oh * s + kh * d, ow * s + kw * d).
 /// Whether `op` is a generic with 7 loops, two inputs and one init whose
 /// parallel loops are exactly those `isParallel` says.
 template <typename Pred>
@@ -44,6 +41,9 @@ bool isWindowedGeneric(linalg::LinalgOp op, Pred isParallel) {
   return true;
 }
 
+/// Whether `op` is the 2-D dense convolution generic of the graph lowering:
+/// loops (n, m, oh, ow, c, kh, kw), output (n, m, oh, ow), the input read
+/// at (n, c, oh * s + kh * d, ow * s + kw * d).
 bool isConv2DGeneric(linalg::LinalgOp op) {
   if (!isWindowedGeneric(op, [](unsigned i) { return i < 4; }))
     return false;

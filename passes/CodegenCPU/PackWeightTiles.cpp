@@ -112,6 +112,7 @@ std::optional<Traced> trace(vector::TransferReadOp read) {
   for (Value idx : read.getIndices())
     t.index.push_back({OpFoldResult(idx)});
   Value v = read.getBase();
+  OpFoldResult zero = OpBuilder(read.getContext()).getIndexAttr(0);
   while (true) {
     if (auto cst = v.getDefiningOp<arith::ConstantOp>()) {
       t.constant = cst;
@@ -144,9 +145,7 @@ std::optional<Traced> trace(vector::TransferReadOp read) {
         if (nonUnit > 1)
           return std::nullopt;
         for (int64_t d : group)
-          index[d] = d == keep ? t.index[g]
-                               : SmallVector<OpFoldResult>{
-                                     OpBuilder(v.getContext()).getIndexAttr(0)};
+          index[d] = d == keep ? t.index[g] : SmallVector<OpFoldResult>{zero};
         for (unsigned i = 0; i < 2; ++i)
           if (t.vdim[i] == (int64_t)g)
             vdim[i] = keep;
@@ -259,10 +258,9 @@ struct PackWeightTilesPass
           b, loc, read.getVectorType(), p, indices, read.getPadding(), map,
           ArrayRef<bool>{true, true});
       read.replaceAllUsesWith(packedRead.getResult());
+      read.erase();
       ++numReads;
     }
-    for (auto &[read, t] : reads)
-      read.erase();
   }
 };
 } // namespace

@@ -24,6 +24,51 @@ using namespace mlir;
 using namespace tfrt::conv;
 
 namespace {
+/// A zero `tensor.pad` of the spatial dims (H, W) of an NCHW tensor with
+/// static amounts: its unpadded source and the rows and columns added
+/// before it.
+struct SpatialPad {
+  tensor::PadOp pad;
+  int64_t lowH = 0, lowW = 0;
+};
+
+std::optional<SpatialPad> matchZeroSpatialPad(Value x) {
+  auto pad = x.getDefiningOp<tensor::PadOp>();
+  if (!pad || pad.getNofold())
+    return std::nullopt;
+  Value v = pad.getConstantPaddingValue();
+  FloatAttr f;
+  ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
+  if (!v || !matchPattern(v, m_Constant(&f)) || !f.getValue().isPosZero() ||
+      ShapedType::isDynamicShape(l) || ShapedType::isDynamicShape(h) ||
+      l[0] != 0 || l[1] != 0 || h[0] != 0 || h[1] != 0 || l[2] < 0 ||
+      l[3] < 0 || h[2] < 0 || h[3] < 0)
+    return std::nullopt;
+  return SpatialPad{pad, l[2], l[3]};
+}
+
+/// Zeroes the part [offsets, offsets + sizes) of the 4-D tensor `t`
+/// (nothing when a size is 0).
+void fillZeros(RewriterBase &rewriter, Location loc, Value &t,
+               ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  if (llvm::is_contained(sizes, 0))
+    return;
+  MLIRContext *ctx = rewriter.getContext();
+  auto idx = [&](ArrayRef<int64_t> v) {
+    return getAsIndexOpFoldResult(ctx, v);
+  };
+  Type f32 = cast<RankedTensorType>(t.getType()).getElementType();
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, f32, rewriter.getZeroAttr(f32));
+  Value part = tensor::ExtractSliceOp::create(rewriter, loc, t, idx(offsets),
+                                              idx(sizes), idx({1, 1, 1, 1}));
+  part =
+      linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{part})
+          .getResult(0);
+  t = tensor::InsertSliceOp::create(rewriter, loc, part, t, idx(offsets),
+                                    idx(sizes), idx({1, 1, 1, 1}));
+}
+
 /// Rewrites a conv generic with column stride 2 (and column dilation 1) into
 /// one with column stride 1 on a phase-split input, which the register
 /// tiling handles: input columns 2j + p become channel p * C + c, column j,
@@ -67,20 +112,12 @@ linalg::GenericOp splitColumnPhases(RewriterBase &rewriter,
   // split tensor).
   Value src = x;
   int64_t lowH = 0, lowW = 0, srcRows = rows, srcCols = cols;
-  if (auto pad = x.getDefiningOp<tensor::PadOp>()) {
-    Value v = pad.getConstantPaddingValue();
-    FloatAttr f;
-    ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
-    if (v && matchPattern(v, m_Constant(&f)) && f.getValue().isPosZero() &&
-        !pad.getNofold() && !ShapedType::isDynamicShape(l) &&
-        !ShapedType::isDynamicShape(h) && l[0] == 0 && l[1] == 0 && h[0] == 0 &&
-        h[1] == 0 && l[2] >= 0 && l[3] >= 0 && h[2] >= 0 && h[3] >= 0) {
-      src = pad.getSource();
-      lowH = l[2];
-      lowW = l[3];
-      srcRows = pad.getSourceType().getDimSize(2);
-      srcCols = pad.getSourceType().getDimSize(3);
-    }
+  if (std::optional<SpatialPad> sp = matchZeroSpatialPad(x)) {
+    src = sp->pad.getSource();
+    lowH = sp->lowH;
+    lowW = sp->lowW;
+    srcRows = sp->pad.getSourceType().getDimSize(2);
+    srcCols = sp->pad.getSourceType().getDimSize(3);
   }
   Value xs;
   if (src == x) {
@@ -90,22 +127,9 @@ linalg::GenericOp splitColumnPhases(RewriterBase &rewriter,
     xs = bufferization::AllocTensorOp::create(
         rewriter, loc, RankedTensorType::get({n, 2 * c, rows, width}, f32),
         ValueRange{});
-  }
-  auto zeroPart = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
-    if (llvm::is_contained(sizes, 0))
-      return;
-    Value part = tensor::ExtractSliceOp::create(rewriter, loc, xs, idx(offsets),
-                                                idx(sizes), idx({1, 1, 1, 1}));
-    part = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                                  ValueRange{part})
-               .getResult(0);
-    xs = tensor::InsertSliceOp::create(rewriter, loc, part, xs, idx(offsets),
-                                       idx(sizes), idx({1, 1, 1, 1}));
-  };
-  if (src != x) {
-    zeroPart({0, 0, 0, 0}, {n, 2 * c, lowH, width});
-    zeroPart({0, 0, lowH + srcRows, 0},
-             {n, 2 * c, rows - lowH - srcRows, width});
+    fillZeros(rewriter, loc, xs, {0, 0, 0, 0}, {n, 2 * c, lowH, width});
+    fillZeros(rewriter, loc, xs, {0, 0, lowH + srcRows, 0},
+              {n, 2 * c, rows - lowH - srcRows, width});
   }
   Value ws = zeros({m, 2 * c, kh, q});
   for (int64_t p = 0; p < 2; ++p) {
@@ -124,9 +148,9 @@ linalg::GenericOp splitColumnPhases(RewriterBase &rewriter,
           idx({n, c, srcRows, count}), idx({1, 1, 1, 1}));
     }
     if (src != x) {
-      zeroPart({0, p * c, lowH, 0}, {n, c, srcRows, j0});
-      zeroPart({0, p * c, lowH, j0 + count},
-               {n, c, srcRows, width - j0 - count});
+      fillZeros(rewriter, loc, xs, {0, p * c, lowH, 0}, {n, c, srcRows, j0});
+      fillZeros(rewriter, loc, xs, {0, p * c, lowH, j0 + count},
+                {n, c, srcRows, width - j0 - count});
     }
     // Taps p, p + 2, ...
     int64_t taps = (kw - p + 1) / 2;
@@ -172,21 +196,13 @@ void relayoutRowsOuter(RewriterBase &rewriter, linalg::GenericOp op) {
   MLIRContext *ctx = op.getContext();
   Value src = x;
   SmallVector<int64_t> low(4, 0);
-  if (auto pad = x.getDefiningOp<tensor::PadOp>()) {
+  if (std::optional<SpatialPad> sp = matchZeroSpatialPad(x)) {
     // The pad's location: the node, but not the conv's kernel (whose FLOPs
     // the profile puts where the kernel's location does most work).
-    Value v = pad.getConstantPaddingValue();
-    FloatAttr f;
-    if (v && matchPattern(v, m_Constant(&f)) && f.getValue().isPosZero() &&
-        !pad.getNofold()) {
-      ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
-      if (!ShapedType::isDynamicShape(l) && !ShapedType::isDynamicShape(h) &&
-          l[0] == 0 && l[1] == 0 && h[0] == 0 && h[1] == 0) {
-        src = pad.getSource();
-        low.assign(l.begin(), l.end());
-        loc = pad.getLoc();
-      }
-    }
+    src = sp->pad.getSource();
+    low[2] = sp->lowH;
+    low[3] = sp->lowW;
+    loc = sp->pad.getLoc();
   }
   auto st = cast<RankedTensorType>(src.getType());
   int64_t n = xt.getDimSize(0), c = xt.getDimSize(1);
@@ -206,27 +222,14 @@ void relayoutRowsOuter(RewriterBase &rewriter, linalg::GenericOp op) {
   if (padded) {
     // Zeros only where the copy does not write: the rows above and below,
     // then the columns left and right of the interior rows.
-    Value zero = arith::ConstantOp::create(rewriter, loc, f32,
-                                           rewriter.getZeroAttr(f32));
     int64_t rows = xt.getDimSize(2), cols = xt.getDimSize(3);
     int64_t below = low[2] + inner[1], right = low[3] + inner[3];
-    SmallVector<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> border{
-        {{0, 0, 0, 0}, {n, low[2], c, cols}},
-        {{0, below, 0, 0}, {n, rows - below, c, cols}},
-        {{0, low[2], 0, 0}, {n, inner[1], c, low[3]}},
-        {{0, low[2], 0, right}, {n, inner[1], c, cols - right}}};
-    for (auto &[offsets, sizes] : border) {
-      if (llvm::is_contained(sizes, 0))
-        continue;
-      Value part = tensor::ExtractSliceOp::create(
-          rewriter, loc, laid, idx(offsets), idx(sizes), idx({1, 1, 1, 1}));
-      part = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                                    ValueRange{part})
-                 .getResult(0);
-      laid =
-          tensor::InsertSliceOp::create(rewriter, loc, part, laid, idx(offsets),
-                                        idx(sizes), idx({1, 1, 1, 1}));
-    }
+    fillZeros(rewriter, loc, laid, {0, 0, 0, 0}, {n, low[2], c, cols});
+    fillZeros(rewriter, loc, laid, {0, below, 0, 0},
+              {n, rows - below, c, cols});
+    fillZeros(rewriter, loc, laid, {0, low[2], 0, 0}, {n, inner[1], c, low[3]});
+    fillZeros(rewriter, loc, laid, {0, low[2], 0, right},
+              {n, inner[1], c, cols - right});
   }
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   // The pieces of the unpadded input: itself, or the channel slices of a

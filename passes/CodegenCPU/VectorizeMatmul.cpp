@@ -49,6 +49,21 @@ int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
   return 1;
 }
 
+/// Rows of a cache tile: the largest multiple of the register tile's `rm`
+/// rows (by 8, 4 or 2, at most 64) that divides `m`, else `rm`.
+int64_t cacheTileRows(int64_t m, int64_t rm) {
+  for (int64_t f : {8, 4, 2})
+    if (m % (rm * f) == 0 && rm * f <= 64)
+      return rm * f;
+  return rm;
+}
+
+/// Whether the cache tiles of an m x k left operand (mt rows each, K
+/// whole) run with the blocks of columns outermost (see kSmallLhsBytes).
+bool columnsOuter(int64_t m, int64_t mt, int64_t k) {
+  return mt < m && m * k * 4 <= kSmallLhsBytes;
+}
+
 FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
                             ArrayRef<int64_t> sizes,
                             ArrayRef<int64_t> interchange = {}) {
@@ -82,12 +97,7 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   if (rm == 1 && m != 1)
     return failure();
   // Cache tiles: multiples of the register tile that divide the shape.
-  int64_t mt = rm;
-  for (int64_t f : {8, 4, 2})
-    if (m % (rm * f) == 0 && rm * f <= 64) {
-      mt = rm * f;
-      break;
-    }
+  int64_t mt = cacheTileRows(m, rm);
   int64_t nt = largestDivisor(n, {256, 128, 64, 32, 16});
   // K stays whole up to 512 (1x1 convs: the accumulators are read and
   // written once per tile; det's K = 384 ones alone, 384 and 360 rows: 95
@@ -95,12 +105,8 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   // power-of-two blocks.
   int64_t kt =
       k <= 512 ? k : largestDivisor(k, {256, 128, 64, 32, 16, 8, 4, 2, 1});
-  // Blocks of columns outermost when the whole left operand stays in L1
-  // (1x1 convs with few channels on large maps: the right operand, the
-  // activations, is then read from memory once instead of once per block
-  // of mt rows).
   SmallVector<int64_t> order;
-  if (mt < m && kt == k && m * k * 4 <= kSmallLhsBytes)
+  if (kt == k && columnsOuter(m, mt, k))
     order = {1, 0, 2};
   FailureOr<Operation *> outer = tile(rewriter, op, {mt, nt, kt}, order);
   if (failed(outer))
@@ -600,12 +606,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   if (init->bias && init->bias.getParentRegion() != op->getParentRegion() &&
       !init->bias.getParentRegion()->isAncestor(op->getParentRegion()))
     return failure();
-  int64_t mt = rm;
-  for (int64_t f : {8, 4, 2})
-    if (m % (rm * f) == 0 && rm * f <= 64) {
-      mt = rm * f;
-      break;
-    }
+  int64_t mt = cacheTileRows(m, rm);
   int64_t nt = largestDivisor(n, {256, 128, 64, 32, 16});
   Location loc = op.getLoc();
   Value lhs = op.getInputs()[0], rhs = op.getInputs()[1];
@@ -685,19 +686,19 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op) {
     return mLoop.getResult(0);
   };
   // Blocks of rows outermost, or of columns when the whole left operand
-  // stays in L1 (see kSmallLhsBytes).
-  bool columnsOuter = mt < m && m * k * 4 <= kSmallLhsBytes;
-  int64_t outerEnd = columnsOuter ? n : m, outerStep = columnsOuter ? nt : mt;
-  int64_t innerEnd = columnsOuter ? m : n, innerStep = columnsOuter ? mt : nt;
-  auto mbLoop = scf::ForOp::create(
+  // stays in L1.
+  bool byColumns = columnsOuter(m, mt, k);
+  int64_t outerEnd = byColumns ? n : m, outerStep = byColumns ? nt : mt;
+  int64_t innerEnd = byColumns ? m : n, innerStep = byColumns ? mt : nt;
+  auto blocks = scf::ForOp::create(
       rewriter, loc, c0, cst(rewriter, outerEnd), cst(rewriter, outerStep),
       ValueRange{dest},
       [&](OpBuilder &b, Location l, Value outer, ValueRange outerIter) {
         auto innerLoop = scf::ForOp::create(
             b, l, c0, cst(b, innerEnd), cst(b, innerStep), outerIter,
             [&](OpBuilder &b, Location l, Value inner, ValueRange innerIter) {
-              Value mb = columnsOuter ? inner : outer;
-              Value nb = columnsOuter ? outer : inner;
+              Value mb = byColumns ? inner : outer;
+              Value nb = byColumns ? outer : inner;
               scf::YieldOp::create(b, l, block(b, l, mb, nb, innerIter));
             });
         scf::YieldOp::create(b, l, innerLoop.getResult(0));
@@ -705,7 +706,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   if (!direct)
     rewriter.modifyOpInPlace(init->producerInit->getOwner(),
                              [&] { init->producerInit->set(producerDest); });
-  rewriter.replaceOp(op, mbLoop.getResults());
+  rewriter.replaceOp(op, blocks.getResults());
   return success();
 }
 
