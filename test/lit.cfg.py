@@ -69,6 +69,8 @@ def _configure():
     npm_models = os.path.join(config.tfrt_src_root, "third_party", "npm",
                               "package", "assets")
     subs.append(("%npm_models", npm_models))
+    subs.append(("%ort_dir", os.path.join(config.tfrt_src_root, "third_party",
+                                          "npm", "ort")))
     # CUDA toolkit (ptxas, fatbinary, libdevice) for --target=cuda tests.
     cuda_path = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
     subs.append(("%cuda_path", cuda_path))
@@ -88,6 +90,11 @@ def _configure():
     cls_model = os.path.join(npm_models, "ch_ppocr_mobile_v2.0_cls_infer.onnx")
     if os.path.isfile(cls_model):
         config.available_features.add("npm-models")
+    # ONNX Runtime references (onnxruntime-node, scripts/fetch-models.sh).
+    ort_dir = os.path.join(config.tfrt_src_root, "third_party", "npm", "ort")
+    if os.path.isfile(os.path.join(ort_dir, "node_modules", "onnxruntime-node",
+                                   "package.json")) and lit.util.which("node"):
+        config.available_features.add("onnxruntime")
     if all(os.path.exists(os.path.join(cuda_path, f)) for f in
            ("bin/ptxas", "bin/fatbinary", "nvvm/libdevice/libdevice.10.bc")):
         config.available_features.add("cuda-toolkit")

@@ -7,6 +7,9 @@
 #include "passes/CodegenCPU/ConvGeneric.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace tfrt::conv;
@@ -87,4 +90,48 @@ std::optional<int64_t> tfrt::conv::convColumnStride(linalg::GenericOp op,
   if (cols == d(kOW) * 2 + d(kKW))
     return 2;
   return std::nullopt;
+}
+
+std::optional<StemInput> tfrt::conv::matchStemConv(linalg::GenericOp op) {
+  bool outer = false;
+  if (convColumnStride(op, &outer) != 2 || outer)
+    return std::nullopt;
+  SmallVector<int64_t> r = op.getStaticLoopRanges();
+  if (r[kN] != 1 || r[kKH] != 3 || r[kKW] != 3 || r[kC] > kMaxStemChannels ||
+      r[kM] % 8 || r[kOW] % 32)
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  if (op.getIndexingMapsArray()[0].getResult(2) != d(kOH) * 2 + d(kKH))
+    return std::nullopt;
+  // The padded tensor itself, or a slice of its rows.
+  Value x = op.getDpsInputs()[0];
+  StemInput stem;
+  stem.rowOffset = OpBuilder(ctx).getIndexAttr(0);
+  if (auto slice = x.getDefiningOp<tensor::ExtractSliceOp>()) {
+    auto padded = cast<RankedTensorType>(slice.getSourceType());
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    if (!slice.hasUnitStride() || padded.getRank() != 4 ||
+        !isZeroInteger(offsets[0]) || !isZeroInteger(offsets[1]) ||
+        !isZeroInteger(offsets[3]) ||
+        getConstantIntValue(sizes[1]) != padded.getDimSize(1) ||
+        getConstantIntValue(sizes[3]) != padded.getDimSize(3))
+      return std::nullopt;
+    stem.rowOffset = offsets[2];
+    x = slice.getSource();
+  }
+  auto pad = x.getDefiningOp<tensor::PadOp>();
+  if (!pad || pad.getNofold())
+    return std::nullopt;
+  Value v = pad.getConstantPaddingValue();
+  FloatAttr f;
+  ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
+  if (!v || !matchPattern(v, m_Constant(&f)) || !f.getValue().isPosZero() ||
+      ShapedType::isDynamicShape(l) || ShapedType::isDynamicShape(h) || l[0] ||
+      l[1] || h[0] || h[1] || l[2] < 0 || l[3] != 1 || h[2] < 0 || h[3] < 0)
+    return std::nullopt;
+  stem.source = pad.getSource();
+  stem.lowH = l[2];
+  return stem;
 }

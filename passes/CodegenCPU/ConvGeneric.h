@@ -58,6 +58,29 @@ bool isMulAddBody(mlir::linalg::GenericOp op);
 std::optional<int64_t> convColumnStride(mlir::linalg::GenericOp op,
                                         bool *rowsOuter = nullptr);
 
+/// Input channels up to which a stride-2 3x3 conv is an image stem (see
+/// matchStemConv).
+inline constexpr int64_t kMaxStemChannels = 4;
+
+/// Where an image stem reads its input: the unpadded source [1, C, H, W] of
+/// the zero padding, the rows and columns the padding adds before it, and
+/// the padded row of the op's first input row (0 unless the op is a chunk of
+/// tfrt-async-tile-loops, which reads a row slice of the padded tensor).
+struct StemInput {
+  mlir::Value source;
+  int64_t lowH = 0;
+  mlir::OpFoldResult rowOffset;
+};
+
+/// Matches an image stem: the dense conv generic (NCHW, batch 1) with a 3x3
+/// window, stride 2 along rows and columns, dilation 1, at most
+/// kMaxStemChannels input channels, output channels a multiple of 8 and
+/// output columns a multiple of 32, whose input is a zero `tensor.pad` of
+/// the spatial dims adding one column on the left (or a slice of its rows
+/// at unit strides). tfrt-vectorize-conv computes it directly from the
+/// unpadded input, and tfrt-split-conv-phases leaves it alone.
+std::optional<StemInput> matchStemConv(mlir::linalg::GenericOp op);
+
 } // namespace tfrt::conv
 
 #endif // TFRT_PASSES_CODEGENCPU_CONVGENERIC_H

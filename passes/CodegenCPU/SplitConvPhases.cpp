@@ -350,11 +350,13 @@ struct SplitConvPhasesPass
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
       // Only where tfrt-vectorize-conv then has a register tile: the split
-      // costs a copy and the zero taps.
+      // costs a copy and the zero taps. Image stems it computes directly
+      // from the unpadded input.
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       bool outer = false;
       if (convColumnStride(op, &outer) == 2 && !outer &&
-          firstDivisor(ranges[kM], kRegMs) && firstDivisor(ranges[kOW], kRegNs))
+          firstDivisor(ranges[kM], kRegMs) &&
+          firstDivisor(ranges[kOW], kRegNs) && !matchStemConv(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -43,37 +43,38 @@ func.func @stride2(%x: tensor<1x3x9x65xf32>, %w: tensor<16x3x3x3xf32>, %o: tenso
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
 #o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
 
-// The input is a zero padding (1 row above, 1 column left) of an 8x64 map:
+// The input is a zero padding (1 row above, 1 column left) of an 8x64 map
+// with 5 channels (a stem, with at most 4, is left to tfrt-vectorize-conv):
 // the phases are strided slices of the unpadded input at the padding's
 // offsets, the padded input is never built, and only what the slices do not
 // cover is zeroed. Phase 0 (padded columns 0, 2, ...) starts with the
 // padding column, then input columns 1, 3, ..., 63; phase 1 is input
 // columns 0, 2, ..., 62 and one zero column past the end.
 // CHECK-LABEL: func.func @stride2_padded
-// CHECK-SAME: (%[[IN:.*]]: tensor<1x3x8x64xf32>
+// CHECK-SAME: (%[[IN:.*]]: tensor<1x5x8x64xf32>
 // CHECK-NOT: tensor.pad
-// CHECK: %[[A:.*]] = bufferization.alloc_tensor() : tensor<1x6x9x33xf32>
-// CHECK: %[[T:.*]] = tensor.extract_slice %[[A]][0, 0, 0, 0] [1, 6, 1, 33] [1, 1, 1, 1]
+// CHECK: %[[A:.*]] = bufferization.alloc_tensor() : tensor<1x10x9x33xf32>
+// CHECK: %[[T:.*]] = tensor.extract_slice %[[A]][0, 0, 0, 0] [1, 10, 1, 33] [1, 1, 1, 1]
 // CHECK: %[[TZ:.*]] = linalg.fill {{.*}} outs(%[[T]]
-// CHECK: %[[A0:.*]] = tensor.insert_slice %[[TZ]] into %[[A]][0, 0, 0, 0] [1, 6, 1, 33]
-// CHECK: %[[E:.*]] = tensor.extract_slice %[[IN]][0, 0, 0, 1] [1, 3, 8, 32] [1, 1, 1, 2]
-// CHECK: %[[A1:.*]] = tensor.insert_slice %[[E]] into %[[A0]][0, 0, 1, 1] [1, 3, 8, 32] [1, 1, 1, 1]
-// CHECK: %[[L:.*]] = tensor.extract_slice %[[A1]][0, 0, 1, 0] [1, 3, 8, 1]
+// CHECK: %[[A0:.*]] = tensor.insert_slice %[[TZ]] into %[[A]][0, 0, 0, 0] [1, 10, 1, 33]
+// CHECK: %[[E:.*]] = tensor.extract_slice %[[IN]][0, 0, 0, 1] [1, 5, 8, 32] [1, 1, 1, 2]
+// CHECK: %[[A1:.*]] = tensor.insert_slice %[[E]] into %[[A0]][0, 0, 1, 1] [1, 5, 8, 32] [1, 1, 1, 1]
+// CHECK: %[[L:.*]] = tensor.extract_slice %[[A1]][0, 0, 1, 0] [1, 5, 8, 1]
 // CHECK: %[[LZ:.*]] = linalg.fill {{.*}} outs(%[[L]]
-// CHECK: %[[A2:.*]] = tensor.insert_slice %[[LZ]] into %[[A1]][0, 0, 1, 0] [1, 3, 8, 1]
-// CHECK: %[[O:.*]] = tensor.extract_slice %[[IN]][0, 0, 0, 0] [1, 3, 8, 32] [1, 1, 1, 2]
-// CHECK: %[[A3:.*]] = tensor.insert_slice %[[O]] into %[[A2]][0, 3, 1, 0] [1, 3, 8, 32] [1, 1, 1, 1]
-// CHECK: %[[R:.*]] = tensor.extract_slice %[[A3]][0, 3, 1, 32] [1, 3, 8, 1]
+// CHECK: %[[A2:.*]] = tensor.insert_slice %[[LZ]] into %[[A1]][0, 0, 1, 0] [1, 5, 8, 1]
+// CHECK: %[[O:.*]] = tensor.extract_slice %[[IN]][0, 0, 0, 0] [1, 5, 8, 32] [1, 1, 1, 2]
+// CHECK: %[[A3:.*]] = tensor.insert_slice %[[O]] into %[[A2]][0, 5, 1, 0] [1, 5, 8, 32] [1, 1, 1, 1]
+// CHECK: %[[R:.*]] = tensor.extract_slice %[[A3]][0, 5, 1, 32] [1, 5, 8, 1]
 // CHECK: %[[RZ:.*]] = linalg.fill {{.*}} outs(%[[R]]
-// CHECK: %[[A4:.*]] = tensor.insert_slice %[[RZ]] into %[[A3]][0, 3, 1, 32] [1, 3, 8, 1]
-// CHECK: linalg.generic {{.*}} ins(%[[A4]], %{{.*}} : tensor<1x6x9x33xf32>, tensor<16x6x3x2xf32>)
-func.func @stride2_padded(%in: tensor<1x3x8x64xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<1x16x4x32xf32>) -> tensor<1x16x4x32xf32> {
+// CHECK: %[[A4:.*]] = tensor.insert_slice %[[RZ]] into %[[A3]][0, 5, 1, 32] [1, 5, 8, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[A4]], %{{.*}} : tensor<1x10x9x33xf32>, tensor<16x10x3x2xf32>)
+func.func @stride2_padded(%in: tensor<1x5x8x64xf32>, %w: tensor<16x5x3x3xf32>, %o: tensor<1x16x4x32xf32>) -> tensor<1x16x4x32xf32> {
   %zero = arith.constant 0.0 : f32
   %x = tensor.pad %in low[0, 0, 1, 1] high[0, 0, 0, 0] {
   ^bb0(%i: index, %j: index, %k: index, %l: index):
     tensor.yield %zero : f32
-  } : tensor<1x3x8x64xf32> to tensor<1x3x9x65xf32>
-  %r = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x3x9x65xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x4x32xf32>) {
+  } : tensor<1x5x8x64xf32> to tensor<1x5x9x65xf32>
+  %r = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x5x9x65xf32>, tensor<16x5x3x3xf32>) outs(%o : tensor<1x16x4x32xf32>) {
   ^bb0(%a: f32, %b: f32, %c: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %c, %m : f32
@@ -245,4 +246,32 @@ func.func @rows_outer_producers(%a: tensor<1x8x4x32xf32>, %b: tensor<1x8x4x32xf3
     linalg.yield %s : f32
   } -> tensor<1x8x4x32xf32>
   return %r : tensor<1x8x4x32xf32>
+}
+
+// -----
+
+#x2 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// An image stem (3 input channels, 3x3, stride 2, one padding column on the
+// left, 32 output columns): tfrt-vectorize-conv computes it from the
+// unpadded input, so it is neither split nor is its padding folded.
+// CHECK-LABEL: func.func @stem
+// CHECK: tensor.pad
+// CHECK-NOT: tensor.extract_slice
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg1 : tensor<1x3x9x65xf32>, tensor<16x3x3x3xf32>)
+func.func @stem(%in: tensor<1x3x8x64xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<1x16x4x32xf32>) -> tensor<1x16x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = tensor.pad %in low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x8x64xf32> to tensor<1x3x9x65xf32>
+  %r = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x3x9x65xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x4x32xf32>
+  return %r : tensor<1x16x4x32xf32>
 }

@@ -162,3 +162,54 @@ func.func @conv3x3_rows_outer(%x: tensor<1x6x16x34xf32>, %w: tensor<16x16x3x3xf3
   } -> tensor<1x16x4x32xf32>
   return %r : tensor<1x16x4x32xf32>
 }
+
+// -----
+
+#x2 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// An image stem (3 input channels, 3x3, stride 2, zero padding with one
+// column on the left): computed from the unpadded input, 8 output channels
+// x 32 columns per tile. Per (channel, kernel row): 64 input columns from
+// 2 * ow, split into even (kw = 1) and odd (kw = 2) lanes; kw = 0 is the odd
+// lanes one lane on, behind the padding's zero in the first column tile and
+// the odd lanes of the columns from 2 * ow - 2 in the others. Kernel rows in
+// the padding are skipped (the kh loop's bounds), the next output row's
+// input rows are prefetched, and the padded input is never built.
+// CHECK-LABEL: func.func @stem
+// CHECK-SAME: (%[[IN:[^:]*]]: tensor<1x3x16x128xf32>
+// CHECK-NOT: tensor.pad
+// CHECK: %[[BUF:.*]] = bufferization.to_buffer %[[IN]] read_only
+// CHECK: scf.for %[[ROW:.*]] = %c0 to %c8 step %c1
+// CHECK: %[[LO:.*]] = arith.maxsi
+// CHECK: %[[HI:.*]] = arith.minsi
+// CHECK: memref.prefetch %[[BUF]]
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
+// CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c1
+// CHECK: %[[A:.*]] = vector.transfer_read %[[IN]]{{.*}} {in_bounds = [true]} : tensor<1x3x16x128xf32>, vector<64xf32>
+// CHECK: %[[EVEN:.*]] = vector.shuffle %[[A]], %[[A]] [0, 2, 4,
+// CHECK: %[[ODD:.*]] = vector.shuffle %[[A]], %[[A]] [1, 3, 5,
+// CHECK: %[[LEFT:.*]] = vector.shuffle %{{.*}}, %[[ODD]] [0, 32, 33,
+// CHECK: vector.fma %[[LEFT]]
+// CHECK: vector.fma %[[EVEN]]
+// CHECK: vector.fma %[[ODD]]
+// CHECK-COUNT-8: vector.transfer_write {{.*}} : vector<32xf32>, tensor<1x16x8x64xf32>
+// The other column tile: kw = 0 from the 64 columns two before.
+// CHECK: %[[P:.*]] = vector.transfer_read %[[IN]]{{.*}} : tensor<1x3x16x128xf32>, vector<64xf32>
+// CHECK: vector.shuffle %[[P]], %[[P]] [1, 3, 5,
+func.func @stem(%in: tensor<1x3x16x128xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<1x16x8x64xf32>) -> tensor<1x16x8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = tensor.pad %in low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x16x128xf32> to tensor<1x3x17x129xf32>
+  %r = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x3x17x129xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x8x64xf32>
+  return %r : tensor<1x16x8x64xf32>
+}
