@@ -2692,6 +2692,45 @@ ResizeTable computeResizeTable(ResizeOp op, int64_t dim, int64_t in,
 ///   %i2 = arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
 ///   %0 = linalg.generic {maps = [(n,c,h,w) -> (h), (n,c,h,w) -> (w), id]}
 ///       ins(%i2, %i3) outs(%e) { %v = tensor.extract %x[n, c, %h, %w] }
+/// A resize that repeats every element of each dimension an integer number
+/// of times (nearest mode whose table is idx[o] = o / factor, e.g. scale 2
+/// with asymmetric coordinates and floor rounding): a generic over the
+/// output reading the input at (o floordiv factor) per repeated dimension.
+/// Unlike the table form (tensor.extract at looked-up indices), it is an
+/// input operand, which elementwise fusion folds into the consumers' loops
+/// without index tables. Returns null when some dimension is not such a
+/// repetition.
+Value repeatNearest(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                    ArrayRef<ResizeTable> tables) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> inExprs;
+  for (int64_t i = 0; i < rank; ++i) {
+    const ResizeTable &t = tables[i];
+    int64_t in = xt.getDimSize(i), out = type.getDimSize(i);
+    AffineExpr d = getAffineDimExpr(i, ctx);
+    if (t.identity) {
+      inExprs.push_back(d);
+      continue;
+    }
+    if (t.taps != 1 || !t.unitWeights || t.outside || in <= 0 ||
+        out % in != 0)
+      return nullptr;
+    int64_t f = out / in;
+    for (int64_t o = 0; o < out; ++o)
+      if (t.idx[o] != o / f)
+        return nullptr;
+    inExprs.push_back(d.floorDiv(f));
+  }
+  Value init = emptyTensor(b, loc, type.getShape(), type.getElementType());
+  return buildGeneric(
+      b, loc, ValueRange{x}, init,
+      {AffineMap::get(rank, 0, inExprs, ctx), b.getMultiDimIdentityMap(rank)},
+      parallelIters(rank),
+      [](OpBuilder &, Location, ValueRange a) -> Value { return a[0]; });
+}
+
 struct ResizeLowering : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -2718,6 +2757,10 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     if (needWeights && !isa<FloatType>(elem))
       return failOp(rewriter, op,
                     "resize with interpolation needs a float element type");
+    if (Value repeated = repeatNearest(rewriter, loc, x, type, tables)) {
+      rewriter.replaceOp(op, repeated);
+      return success();
+    }
     // Loops: the result dims, then one tap loop per dim with several taps.
     SmallVector<int64_t> tapLoop(rank, -1);
     int64_t loops = rank;

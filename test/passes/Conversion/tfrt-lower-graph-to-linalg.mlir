@@ -778,18 +778,37 @@ func.func @arg_max(%a: tensor<2x3xf32>) -> tensor<2xi64> {
 
 // Resize: source indices (and weights) are constant tables computed at
 // compile time; nearest reads through tensor.extract, linear adds a tap loop.
+// A nearest resize that repeats each element an integer number of times
+// reads its input operand at (o floordiv factor) instead, without tables.
 
-// CHECK-LABEL: func.func @resize_nearest
-// CHECK-DAG: %[[H:.*]] = arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-// CHECK: tensor.extract %arg0
-func.func @resize_nearest(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
-  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 2.0>, roi = array<f64>,
+// CHECK-DAG: #[[REPEAT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3 floordiv 3)>
+// CHECK-LABEL: func.func @resize_nearest_repeat
+// CHECK-NOT: tensor.extract
+// CHECK: linalg.generic {indexing_maps = [#[[REPEAT]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%arg0 : tensor<1x1x2x2xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]]
+func.func @resize_nearest_repeat(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x6xf32> {
+  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 3.0>, roi = array<f64>,
                         mode = "nearest", coordinate_transformation_mode = "asymmetric",
                         nearest_mode = "floor", cubic_coeff_a = -7.5e-01 : f32,
                         exclude_outside = false, extrapolation_value = 0.0 : f32}
-      : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
-  return %0 : tensor<1x1x4x4xf32>
+      : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x6xf32>
+  return %0 : tensor<1x1x4x6xf32>
+}
+
+// Along H (scale 2) a repetition, along W (scale 1.5: outputs 0, 1, 2 read
+// 0, 0, 1) not: the table form for the whole resize.
+// CHECK-LABEL: func.func @resize_nearest
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<[0, 0, 1]> : tensor<3xi64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK: tensor.extract %arg0
+func.func @resize_nearest(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x3xf32> {
+  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 1.5>, roi = array<f64>,
+                        mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                        nearest_mode = "floor", cubic_coeff_a = -7.5e-01 : f32,
+                        exclude_outside = false, extrapolation_value = 0.0 : f32}
+      : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x3xf32>
+  return %0 : tensor<1x1x4x3xf32>
 }
 
 // CHECK-LABEL: func.func @resize_linear
