@@ -127,8 +127,10 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
 }
 
 void tfrt::buildLlvmPipeline(OpPassManager &pm, const PipelineOptions &opts) {
-  if (opts.optLevel >= 1)
+  if (opts.optLevel >= 1) {
+    pm.addNestedPass<func::FuncOp>(createSplitRepeatedDims());
     pm.addNestedPass<func::FuncOp>(createInterchangeLoops());
+  }
   if (opts.optLevel >= 1)
     pm.addNestedPass<func::FuncOp>(createLowerVectors());
   addUpstream(pm, "func.func(convert-linalg-to-loops)");

@@ -49,6 +49,35 @@ def InterchangeLoops : Pass<"tfrt-interchange-loops", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SplitRepeatedDims : Pass<"tfrt-split-repeated-dims", "mlir::func::FuncOp"> {
+  let summary = "Iterate a dimension read at `w floordiv f` as (w / f, f)";
+  let description = [{
+    On buffers: an all-parallel `linalg.generic` with one init written
+    through a permutation, some input of which is read at `w floordiv f`
+    along the loop `w` of the output's contiguous dimension (a nearest
+    resize by an integer factor, fused into its elementwise consumers by the
+    graph lowering and tfrt-fuse-elementwise), gets the loop `w` split into
+    `(w', j)` with `w = f * w' + j` (`w'` in `w`'s place, `j` a new last
+    loop): operands read at `w` are viewed as
+    `[..., W / f, f]` (`memref.expand_shape`) and read at `(w', j)`, operands
+    read at `w floordiv f` are read at `w'`. After the loop lowering `j` is
+    the innermost loop of `f` iterations, which LLVM unrolls, so that the
+    `w'` loop vectorizes with contiguous reads of the repeated input and
+    interleaved ones of the others, instead of a gather per vector. Only
+    operands that use `w` as their last index, plainly or divided by the
+    same `f`, qualify; `w`'s extent must be a multiple of `f` and the body
+    must not read `linalg.index` of `w`.
+
+    Before: `linalg.generic` over `memref<1x96x40x40xf32>` reading
+    `memref<1x96x20x20xf32>` at `(d0, d1, d2 floordiv 2, d3 floordiv 2)`.
+    After: loops `(d0, d1, d2, d3, d4)` with that input read at
+    `(d0, d1, d2 floordiv 2, d3)` and the output and other inputs viewed as
+    `memref<1x96x40x20x2xf32>` at `(d0, d1, d2, d3, d4)`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
   let summary = "Tile linalg.matmul for cache and registers and vectorize it";
   let description = [{
