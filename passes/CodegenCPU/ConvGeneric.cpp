@@ -92,6 +92,21 @@ std::optional<int64_t> tfrt::conv::convColumnStride(linalg::GenericOp op,
   return std::nullopt;
 }
 
+std::optional<SpatialPad> tfrt::conv::matchZeroSpatialPad(Value x) {
+  auto pad = x.getDefiningOp<tensor::PadOp>();
+  if (!pad || pad.getNofold())
+    return std::nullopt;
+  Value v = pad.getConstantPaddingValue();
+  FloatAttr f;
+  ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
+  if (!v || !matchPattern(v, m_Constant(&f)) || !f.getValue().isPosZero() ||
+      ShapedType::isDynamicShape(l) || ShapedType::isDynamicShape(h) ||
+      l[0] != 0 || l[1] != 0 || h[0] != 0 || h[1] != 0 || l[2] < 0 ||
+      l[3] < 0 || h[2] < 0 || h[3] < 0)
+    return std::nullopt;
+  return SpatialPad{pad, l[2], l[3]};
+}
+
 std::optional<StemInput> tfrt::conv::matchStemConv(linalg::GenericOp op) {
   bool outer = false;
   if (convColumnStride(op, &outer) != 2 || outer)
@@ -121,17 +136,10 @@ std::optional<StemInput> tfrt::conv::matchStemConv(linalg::GenericOp op) {
     stem.rowOffset = offsets[2];
     x = slice.getSource();
   }
-  auto pad = x.getDefiningOp<tensor::PadOp>();
-  if (!pad || pad.getNofold())
+  std::optional<SpatialPad> sp = matchZeroSpatialPad(x);
+  if (!sp || sp->lowW != 1)
     return std::nullopt;
-  Value v = pad.getConstantPaddingValue();
-  FloatAttr f;
-  ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
-  if (!v || !matchPattern(v, m_Constant(&f)) || !f.getValue().isPosZero() ||
-      ShapedType::isDynamicShape(l) || ShapedType::isDynamicShape(h) || l[0] ||
-      l[1] || h[0] || h[1] || l[2] < 0 || l[3] != 1 || h[2] < 0 || h[3] < 0)
-    return std::nullopt;
-  stem.source = pad.getSource();
-  stem.lowH = l[2];
+  stem.source = sp->pad.getSource();
+  stem.lowH = sp->lowH;
   return stem;
 }

@@ -10,6 +10,7 @@
 #define TFRT_PASSES_CODEGENCPU_CONVGENERIC_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <optional>
 
@@ -57,6 +58,17 @@ bool isMulAddBody(mlir::linalg::GenericOp op);
 /// `rowsOuter` (if given) is set.
 std::optional<int64_t> convColumnStride(mlir::linalg::GenericOp op,
                                         bool *rowsOuter = nullptr);
+
+/// A zero `tensor.pad` of the spatial dims (H, W) of an NCHW tensor with
+/// static amounts: its unpadded source and the rows and columns added
+/// before it.
+struct SpatialPad {
+  mlir::tensor::PadOp pad;
+  int64_t lowH = 0, lowW = 0;
+};
+
+/// Matches `x` defined by such a padding.
+std::optional<SpatialPad> matchZeroSpatialPad(mlir::Value x);
 
 /// Input channels up to which a stride-2 3x3 conv is an image stem (see
 /// matchStemConv).

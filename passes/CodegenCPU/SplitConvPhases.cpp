@@ -24,29 +24,6 @@ using namespace mlir;
 using namespace tfrt::conv;
 
 namespace {
-/// A zero `tensor.pad` of the spatial dims (H, W) of an NCHW tensor with
-/// static amounts: its unpadded source and the rows and columns added
-/// before it.
-struct SpatialPad {
-  tensor::PadOp pad;
-  int64_t lowH = 0, lowW = 0;
-};
-
-std::optional<SpatialPad> matchZeroSpatialPad(Value x) {
-  auto pad = x.getDefiningOp<tensor::PadOp>();
-  if (!pad || pad.getNofold())
-    return std::nullopt;
-  Value v = pad.getConstantPaddingValue();
-  FloatAttr f;
-  ArrayRef<int64_t> l = pad.getStaticLow(), h = pad.getStaticHigh();
-  if (!v || !matchPattern(v, m_Constant(&f)) || !f.getValue().isPosZero() ||
-      ShapedType::isDynamicShape(l) || ShapedType::isDynamicShape(h) ||
-      l[0] != 0 || l[1] != 0 || h[0] != 0 || h[1] != 0 || l[2] < 0 ||
-      l[3] < 0 || h[2] < 0 || h[3] < 0)
-    return std::nullopt;
-  return SpatialPad{pad, l[2], l[3]};
-}
-
 /// Zeroes the part [offsets, offsets + sizes) of the 4-D tensor `t`
 /// (nothing when a size is 0).
 void fillZeros(RewriterBase &rewriter, Location loc, Value &t,
