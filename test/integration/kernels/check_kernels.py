@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Single-convolution models against ONNX Runtime.
+"""Small models that select particular kernels, against ONNX Runtime.
 
 Builds one-node ONNX Conv models whose shapes select particular kernels of
 tfrt-vectorize-conv (image stems: stride-2 3x3 convolutions with up to four
 input channels, with and without parallel chunks, odd sizes, no top padding;
-and a stem shape that keeps the phase split), runs each with ONNX Runtime
+and a stem shape that keeps the phase split), and nearest upsamplings fused
+into an elementwise consumer (integer factors 2, 2x3 and 8, which read their
+input at `o floordiv f` and go through tfrt-split-repeated-dims, and a
+1.5x2 one that keeps the index tables). Runs each with ONNX Runtime
 (onnxruntime-node, ../ppocr/ort_reference.js) and with tfrt-compile +
-tfrt-run on the same random input, and compares: max abs diff <= 1e-4.
+tfrt-run at 1 and 2 threads on the same random inputs, and compares: max
+abs diff <= 1e-4.
 
 Prints one line per case and closes with 'N passed, N failed'; exit 0 when
 all pass, 1 otherwise.
@@ -34,6 +38,37 @@ CASES = {
     "stem_1to24_bottom_pad2": (1, 24, 40, 64, [1, 1, 2, 1], 2),
     "stem_3to16_phase_split_95": (3, 16, 66, 190, [1, 1, 1, 1], 2),
 }
+
+
+# name: (input shape, scales [1, 1, sh, sw]); the model is
+# y = x2 + Resize(x) * 0.5 with x2 of the resized shape (nearest,
+# asymmetric, floor), so the resize fuses into its elementwise consumer.
+RESIZES = {
+    "upsample_2x_add": ([1, 8, 20, 20], [1.0, 1.0, 2.0, 2.0]),
+    "upsample_2x3_add": ([1, 5, 7, 9], [1.0, 1.0, 2.0, 3.0]),
+    "upsample_8x_add": ([1, 3, 5, 4], [1.0, 1.0, 8.0, 8.0]),
+    "upsample_1p5_tables": ([1, 2, 6, 6], [1.0, 1.0, 1.5, 2.0]),
+}
+
+
+def make_resize_model(path, shape, scales):
+    out = [int(d * s) for d, s in zip(shape, scales)]
+    nodes = [
+        helper.make_node("Resize", ["x", "", "scales"], ["r"], mode="nearest",
+                         coordinate_transformation_mode="asymmetric",
+                         nearest_mode="floor"),
+        helper.make_node("Mul", ["r", "half"], ["rh"]),
+        helper.make_node("Add", ["x2", "rh"], ["y"]),
+    ]
+    inits = [numpy_helper.from_array(np.array(scales, dtype=np.float32), "scales"),
+             numpy_helper.from_array(np.array(0.5, dtype=np.float32), "half")]
+    graph = helper.make_graph(
+        nodes, "resize",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape),
+         helper.make_tensor_value_info("x2", TensorProto.FLOAT, out)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out)], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return out
 
 
 def make_model(path, c, m, h, w, pads, stride, rng):
@@ -95,6 +130,44 @@ def main(argv):
                      "--name", "conv", "--input", "x=" + os.path.join(d, "x.npy"),
                      "--threads=%d" % threads, "--output-dir", out])
                 got = np.load(os.path.join(out, "y.npy"))
+                want = np.load(os.path.join(d, "ort", "y.npy"))
+                if got.shape != want.shape:
+                    raise RuntimeError("shape %s, ONNX Runtime %s" % (got.shape, want.shape))
+                diff = float(np.max(np.abs(got - want)))
+                if not diff <= 1e-4:
+                    raise RuntimeError("max abs diff %.3g at %d threads" % (diff, threads))
+            print("PASS %s (max abs diff %.3g)" % (name, diff))
+            passed += 1
+        except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
+            print("FAIL %s: %s" % (name, e))
+            failed += 1
+    for name, (shape, scales) in RESIZES.items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        out = make_resize_model(model, shape, scales)
+        inputs = {"x": rng.random(shape, dtype=np.float32),
+                  "x2": rng.random(out, dtype=np.float32)}
+        for k, v in inputs.items():
+            np.save(os.path.join(d, k + ".npy"), v)
+        feeds = ["%s=%s" % (k, os.path.join(d, k + ".npy")) for k in inputs]
+        try:
+            cmd = [args.node, os.path.join(HERE, "..", "ppocr", "ort_reference.js"),
+                   "--ort-dir", args.ort_dir, "--model", model,
+                   "--output-dir", os.path.join(d, "ort")]
+            for f in feeds:
+                cmd += ["--input", f]
+            run(cmd)
+            run([tool("tfrt-compile"), model, "--emit=shared", "--name", "resize",
+                 "-o", os.path.join(d, "resize.so")])
+            for threads in (1, 2):
+                o = os.path.join(d, "tfrt_t%d" % threads)
+                cmd = [tool("tfrt-run"), os.path.join(d, "resize.so"), "--name", "resize",
+                       "--threads=%d" % threads, "--output-dir", o]
+                for f in feeds:
+                    cmd += ["--input", f]
+                run(cmd)
+                got = np.load(os.path.join(o, "y.npy"))
                 want = np.load(os.path.join(d, "ort", "y.npy"))
                 if got.shape != want.shape:
                     raise RuntimeError("shape %s, ONNX Runtime %s" % (got.shape, want.shape))
