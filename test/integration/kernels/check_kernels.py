@@ -107,28 +107,26 @@ def main(argv):
     def tool(name):
         return os.path.join(args.bin_dir, name) if args.bin_dir else name
 
-    rng = np.random.default_rng(7)
-    passed = failed = 0
-    for name, (c, m, h, w, pads, stride) in CASES.items():
-        d = os.path.join(args.work_dir, name)
-        os.makedirs(d, exist_ok=True)
-        model = os.path.join(d, "model.onnx")
-        make_model(model, c, m, h, w, pads, stride, rng)
-        x = rng.random((1, c, h, w), dtype=np.float32) * 2 - 1
-        np.save(os.path.join(d, "x.npy"), x)
+    def check(name, d, model, inputs):
+        """ONNX Runtime's and our outputs of `model` on `inputs` (name ->
+        array, saved into `d`); prints PASS or FAIL and returns the verdict."""
+        feeds = []
+        for k, v in inputs.items():
+            np.save(os.path.join(d, k + ".npy"), v)
+            feeds += ["--input", "%s=%s" % (k, os.path.join(d, k + ".npy"))]
+        shapes = []
+        for k, v in inputs.items():
+            shapes.append("--input-shape=%s=%s" % (k, "x".join(str(n) for n in v.shape)))
         try:
             run([args.node, os.path.join(HERE, "..", "ppocr", "ort_reference.js"),
                  "--ort-dir", args.ort_dir, "--model", model,
-                 "--input", "x=" + os.path.join(d, "x.npy"), "--output-dir",
-                 os.path.join(d, "ort")])
-            run([tool("tfrt-compile"), model, "--emit=shared",
-                 "--name", "conv", "--input-shape", "x=1x%dx%dx%d" % (c, h, w),
-                 "-o", os.path.join(d, "conv.so")])
+                 "--output-dir", os.path.join(d, "ort")] + feeds)
+            run([tool("tfrt-compile"), model, "--emit=shared", "--name", "m",
+                 "-o", os.path.join(d, "m.so")] + shapes)
             for threads in (1, 2):
                 out = os.path.join(d, "tfrt_t%d" % threads)
-                run([tool("tfrt-run"), os.path.join(d, "conv.so"),
-                     "--name", "conv", "--input", "x=" + os.path.join(d, "x.npy"),
-                     "--threads=%d" % threads, "--output-dir", out])
+                run([tool("tfrt-run"), os.path.join(d, "m.so"), "--name", "m",
+                     "--threads=%d" % threads, "--output-dir", out] + feeds)
                 got = np.load(os.path.join(out, "y.npy"))
                 want = np.load(os.path.join(d, "ort", "y.npy"))
                 if got.shape != want.shape:
@@ -136,49 +134,31 @@ def main(argv):
                 diff = float(np.max(np.abs(got - want)))
                 if not diff <= 1e-4:
                     raise RuntimeError("max abs diff %.3g at %d threads" % (diff, threads))
-            print("PASS %s (max abs diff %.3g)" % (name, diff))
-            passed += 1
         except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
             print("FAIL %s: %s" % (name, e))
-            failed += 1
+            return False
+        print("PASS %s (max abs diff %.3g)" % (name, diff))
+        return True
+
+    rng = np.random.default_rng(7)
+    results = []
+    for name, (c, m, h, w, pads, stride) in CASES.items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        make_model(model, c, m, h, w, pads, stride, rng)
+        x = rng.random((1, c, h, w), dtype=np.float32) * 2 - 1
+        results.append(check(name, d, model, {"x": x}))
     for name, (shape, scales) in RESIZES.items():
         d = os.path.join(args.work_dir, name)
         os.makedirs(d, exist_ok=True)
         model = os.path.join(d, "model.onnx")
         out = make_resize_model(model, shape, scales)
-        inputs = {"x": rng.random(shape, dtype=np.float32),
-                  "x2": rng.random(out, dtype=np.float32)}
-        for k, v in inputs.items():
-            np.save(os.path.join(d, k + ".npy"), v)
-        feeds = ["%s=%s" % (k, os.path.join(d, k + ".npy")) for k in inputs]
-        try:
-            cmd = [args.node, os.path.join(HERE, "..", "ppocr", "ort_reference.js"),
-                   "--ort-dir", args.ort_dir, "--model", model,
-                   "--output-dir", os.path.join(d, "ort")]
-            for f in feeds:
-                cmd += ["--input", f]
-            run(cmd)
-            run([tool("tfrt-compile"), model, "--emit=shared", "--name", "resize",
-                 "-o", os.path.join(d, "resize.so")])
-            for threads in (1, 2):
-                o = os.path.join(d, "tfrt_t%d" % threads)
-                cmd = [tool("tfrt-run"), os.path.join(d, "resize.so"), "--name", "resize",
-                       "--threads=%d" % threads, "--output-dir", o]
-                for f in feeds:
-                    cmd += ["--input", f]
-                run(cmd)
-                got = np.load(os.path.join(o, "y.npy"))
-                want = np.load(os.path.join(d, "ort", "y.npy"))
-                if got.shape != want.shape:
-                    raise RuntimeError("shape %s, ONNX Runtime %s" % (got.shape, want.shape))
-                diff = float(np.max(np.abs(got - want)))
-                if not diff <= 1e-4:
-                    raise RuntimeError("max abs diff %.3g at %d threads" % (diff, threads))
-            print("PASS %s (max abs diff %.3g)" % (name, diff))
-            passed += 1
-        except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
-            print("FAIL %s: %s" % (name, e))
-            failed += 1
+        results.append(check(name, d, model, {
+            "x": rng.random(shape, dtype=np.float32),
+            "x2": rng.random(out, dtype=np.float32)}))
+    passed = sum(results)
+    failed = len(results) - passed
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 
