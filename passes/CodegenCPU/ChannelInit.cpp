@@ -49,6 +49,14 @@ bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
 }
 } // namespace
 
+Value InitStart::valueAt(OpBuilder &b, Location loc, Value channel) const {
+  if (!bias)
+    return scalar;
+  if (channelOffset)
+    channel = arith::AddIOp::create(b, loc, channel, channelOffset);
+  return tensor::ExtractOp::create(b, loc, bias, ValueRange{channel});
+}
+
 std::optional<InitStart> tfrt::codegen::takeChannelInit(RewriterBase &rewriter,
                                                         Operation *op,
                                                         Value init,

@@ -23,6 +23,11 @@ namespace tfrt::codegen {
 /// c + channelOffset.
 struct InitStart {
   mlir::Value scalar, bias, channelOffset;
+
+  /// The value the accumulators of output channel `channel` start from (the
+  /// scalar, or the bias element at channel + channelOffset), built at `b`.
+  mlir::Value valueAt(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value channel) const;
 };
 
 /// If `init`, the init of `op` (a destination-style op on tensors with one

@@ -20,12 +20,18 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-/// The factor f of an input read at `w floordiv f` along the loop `w` of
-/// the output's contiguous dimension, if `op` qualifies: all loops
-/// parallel, one init written through a permutation, every operand using `w`
-/// only as its last result (plainly or divided by f), `w`'s extent a multiple
-/// of f, no linalg.index of `w` in the body.
-std::optional<int64_t> repeatFactor(linalg::GenericOp op) {
+/// A loop `w` (of the output's contiguous dimension) that some input reads
+/// at `w floordiv factor`.
+struct Repeat {
+  unsigned loop;
+  int64_t factor;
+};
+
+/// The repeated loop of `op`, if `op` qualifies: all loops parallel, one
+/// init written through a permutation, every operand using `w` only as its
+/// last result (plainly or divided by the factor), `w`'s extent a multiple
+/// of the factor, no linalg.index of `w` in the body.
+std::optional<Repeat> repeatedLoop(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0 || op.getNumLoops() == 0)
     return std::nullopt;
@@ -65,20 +71,16 @@ std::optional<int64_t> repeatFactor(linalg::GenericOp op) {
       [&](linalg::IndexOp index) { indexesW |= index.getDim() == w; });
   if (indexesW)
     return std::nullopt;
-  return factor;
+  return Repeat{w, *factor};
 }
 
 /// Rewrites `op` with loop w split into (w', j), w' in w's place and j a new
 /// last loop: operands read plainly at w are expanded to [..., W / f, f]
 /// and read at (w', j), operands read at w floordiv f are read at w'.
-void split(RewriterBase &rewriter, linalg::GenericOp op, int64_t f) {
+void split(RewriterBase &rewriter, linalg::GenericOp op, Repeat repeat) {
   MLIRContext *ctx = op.getContext();
-  unsigned w =
-      cast<AffineDimExpr>(op.getMatchingIndexingMap(op.getDpsInitOperand(0))
-                              .getResults()
-                              .back())
-          .getPosition();
-  unsigned loops = op.getNumLoops() + 1;
+  unsigned w = repeat.loop, loops = op.getNumLoops() + 1;
+  int64_t f = repeat.factor;
   AffineExpr wOuter = getAffineDimExpr(w, ctx),
              j = getAffineDimExpr(loops - 1, ctx);
   Location loc = op.getLoc();
@@ -122,14 +124,14 @@ void split(RewriterBase &rewriter, linalg::GenericOp op, int64_t f) {
 struct SplitRepeatedDimsPass
     : public tfrt::impl::SplitRepeatedDimsBase<SplitRepeatedDimsPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::GenericOp, int64_t>> ops;
+    SmallVector<std::pair<linalg::GenericOp, Repeat>> ops;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<int64_t> f = repeatFactor(op))
-        ops.push_back({op, *f});
+      if (std::optional<Repeat> repeat = repeatedLoop(op))
+        ops.push_back({op, *repeat});
     });
     IRRewriter rewriter(&getContext());
-    for (auto [op, f] : ops)
-      split(rewriter, op, f);
+    for (auto [op, repeat] : ops)
+      split(rewriter, op, repeat);
   }
 };
 } // namespace

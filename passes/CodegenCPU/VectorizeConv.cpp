@@ -287,27 +287,21 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
   auto tile = [&](OpBuilder &b, Location l, Value out, Value row, Value padRow,
                   Value khLo, Value khHi, Value mi, Value col, bool first,
                   bool last) -> Value {
-    SmallVector<Value> accs;
+    SmallVector<Value> channels, accs;
     for (int64_t i = 0; i < 8; ++i) {
       Value channel = arith::AddIOp::create(b, l, mi, cst(b, i));
-      if (start.scalar || start.bias) {
-        Value v = start.scalar;
-        if (start.bias) {
-          Value ch =
-              start.channelOffset
-                  ? arith::AddIOp::create(b, l, channel, start.channelOffset)
-                        .getResult()
-                  : channel;
-          v = tensor::ExtractOp::create(b, l, start.bias, ValueRange{ch});
-        }
-        accs.push_back(vector::BroadcastOp::create(b, l, vec32, v));
-      } else {
+      channels.push_back(channel);
+      if (start.scalar || start.bias)
+        accs.push_back(vector::BroadcastOp::create(
+            b, l, vec32, start.valueAt(b, l, channel)));
+      else
         accs.push_back(vector::TransferReadOp::create(
             b, l, vec32, out, ValueRange{c0, channel, row, col}, zero,
             ArrayRef<bool>{true}));
-      }
     }
     Value col2 = arith::MulIOp::create(b, l, col, cst(b, 2));
+    // Columns from 2 * col past the input's right edge read as zeros.
+    bool inBounds = !last || 2 * ow <= width;
     auto cLoop = scf::ForOp::create(
         b, l, c0, cst(b, c), c1, accs,
         [&](OpBuilder &b, Location l, Value ci, ValueRange cIter) {
@@ -318,8 +312,6 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
                 Value xr = arith::SubIOp::create(
                     b, l, arith::AddIOp::create(b, l, padRow, kh),
                     cst(b, stem.lowH));
-                // Columns 2 * col + 64 * 0.. past the input read as zeros.
-                bool inBounds = !last || 2 * ow <= width;
                 Value a = vector::TransferReadOp::create(
                     b, l, vec64, x, ValueRange{c0, ci, xr, col2}, zero,
                     ArrayRef<bool>{inBounds});
@@ -341,10 +333,9 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
                 SmallVector<Value> next(hIter.begin(), hIter.end());
                 Value taps[3] = {left, even, odd};
                 for (int64_t i = 0; i < 8; ++i) {
-                  Value channel = arith::AddIOp::create(b, l, mi, cst(b, i));
                   for (int64_t kw = 0; kw < 3; ++kw) {
                     Value wv = tensor::ExtractOp::create(
-                        b, l, w, ValueRange{channel, ci, kh, cst(b, kw)});
+                        b, l, w, ValueRange{channels[i], ci, kh, cst(b, kw)});
                     next[i] = vector::FMAOp::create(
                         b, l, taps[kw],
                         vector::BroadcastOp::create(b, l, vec32, wv), next[i]);
@@ -354,13 +345,11 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
               });
           scf::YieldOp::create(b, l, hLoop.getResults());
         });
-    for (int64_t i = 0; i < 8; ++i) {
-      Value channel = arith::AddIOp::create(b, l, mi, cst(b, i));
-      out = vector::TransferWriteOp::create(b, l, cLoop.getResult(i), out,
-                                            ValueRange{c0, channel, row, col},
-                                            ArrayRef<bool>{true})
+    for (int64_t i = 0; i < 8; ++i)
+      out = vector::TransferWriteOp::create(
+                b, l, cLoop.getResult(i), out,
+                ValueRange{c0, channels[i], row, col}, ArrayRef<bool>{true})
                 .getResult();
-    }
     return out;
   };
 

@@ -122,14 +122,8 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
       first = arith::ConstantOp::create(b, l, vecType,
                                         DenseElementsAttr::get(vecType, 0.0f));
     } else {
-      Value value = start->scalar;
-      if (start->bias) {
-        Value channel = m;
-        if (start->channelOffset)
-          channel = arith::AddIOp::create(b, l, m, start->channelOffset);
-        value = tensor::ExtractOp::create(b, l, start->bias, channel);
-      }
-      first = vector::BroadcastOp::create(b, l, vecType, value);
+      first =
+          vector::BroadcastOp::create(b, l, vecType, start->valueAt(b, l, m));
     }
     SmallVector<Value> init(accs, first);
     auto cLoop = scf::ForOp::create(

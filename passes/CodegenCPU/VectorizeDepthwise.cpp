@@ -154,14 +154,7 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
         auto cLoop = scf::ForOp::create(
             b, l, c0, cst(b, s.c), c1, nIter,
             [&](OpBuilder &b, Location l, Value c, ValueRange cIter) {
-              Value initValue = start.scalar;
-              if (start.bias) {
-                Value channel = c;
-                if (start.channelOffset)
-                  channel = arith::AddIOp::create(b, l, c, start.channelOffset);
-                initValue = tensor::ExtractOp::create(b, l, start.bias,
-                                                      ValueRange{channel});
-              }
+              Value initValue = start.valueAt(b, l, c);
               SmallVector<Value> weights;
               for (int64_t i = 0; i < s.kh; ++i)
                 for (int64_t j = 0; j < s.kw; ++j)
