@@ -114,6 +114,12 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     accumulators start from a broadcast of the fill value or a broadcasting
     `vector.transfer_read` of the bias elements, and the fill/broadcast
     pass over the output disappears (its destination becomes the init).
+    Seeded matmuls with long rows (N >= 4096) and few of them (K <= 64),
+    det's 1x1 convs with few input channels on large maps, stream K rows
+    of the right operand at once: the first register rows of each cache
+    tile prefetch, for each k, the columns `prefetch-ahead` further on in
+    row k (`memref.prefetch` on a read-only `bufferization.to_buffer` of
+    the operand), which the rows below then find in L1.
 
     Before: `linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%c : tensor<64x64xf32>)`.
     After: `scf.for` nests over 8x32 tiles with a `vector.contract` of
@@ -128,9 +134,15 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
            "When K stays whole and the init is a fill or a bias broadcast "
            "along the rows that only this matmul reads, start the "
            "accumulators from it and drop that pass over the output">,
+    Option<"prefetchAhead", "prefetch-ahead", "int64_t", /*default=*/"64",
+           "Seeded matmuls with N >= 4096 and K <= 64: prefetch the right "
+           "operand's row k this many columns ahead of the first register "
+           "rows' tiles (0: no prefetch)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];
