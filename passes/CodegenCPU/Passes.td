@@ -117,9 +117,11 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     Seeded matmuls with long rows (N >= 4096) and few of them (K <= 64),
     det's 1x1 convs with few input channels on large maps, stream K rows
     of the right operand at once: the first register rows of each cache
-    tile prefetch, for each k, the columns `prefetch-ahead` further on in
-    row k (`memref.prefetch` on a read-only `bufferization.to_buffer` of
-    the operand), which the rows below then find in L1.
+    tile that reads its columns first (every tile with the rows outermost,
+    the first tile of rows of each block of columns with the columns
+    outermost) prefetch, for each k, the columns `prefetch-ahead` further
+    on in row k (`memref.prefetch` on a read-only `bufferization.to_buffer`
+    of the operand); the rows after them find the columns in cache.
 
     Before: `linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%c : tensor<64x64xf32>)`.
     After: `scf.for` nests over 8x32 tiles with a `vector.contract` of

@@ -707,8 +707,8 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   bool direct = init->producerInit->getOwner() == op.getOperation();
   Value dest = direct ? producerDest : op.getOutputs()[0];
   // One mt x nt block: rm rows at a time, each over the block's columns.
-  auto block = [&](OpBuilder &b, Location l, Value mb, Value nb,
-                   ValueRange iter) -> Value {
+  auto block = [&](OpBuilder &b, Location l, Value mb, Value nb, Value iter,
+                   bool prefetch) -> Value {
     // rm rows from mb + mo over the block's columns.
     auto rows = [&](OpBuilder &b, Location l, Value mo, Value out,
                     bool prefetch) -> Value {
@@ -723,9 +723,9 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
     };
     // The first rows prefetch the block's columns of the right operand
     // for the rows after them.
-    Value out = iter[0];
+    Value out = iter;
     int64_t first = 0;
-    if (rhsBuffer) {
+    if (prefetch) {
       out = rows(b, l, c0, out, true);
       first = rm;
     }
@@ -743,16 +743,29 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   bool byColumns = columnsOuter(m, mt, k);
   int64_t outerEnd = byColumns ? n : m, outerStep = byColumns ? nt : mt;
   int64_t innerEnd = byColumns ? m : n, innerStep = byColumns ? mt : nt;
+  // With the columns outermost only the first block of rows prefetches
+  // (the others find the columns in cache); with the rows outermost every
+  // block reads its columns afresh.
+  bool prefetch = bool(rhsBuffer);
   auto blocks = scf::ForOp::create(
       rewriter, loc, c0, cst(rewriter, outerEnd), cst(rewriter, outerStep),
       ValueRange{dest},
       [&](OpBuilder &b, Location l, Value outer, ValueRange outerIter) {
+        Value out = outerIter[0];
+        int64_t first = 0;
+        if (byColumns && prefetch) {
+          out = block(b, l, c0, outer, out, true);
+          first = innerStep;
+        }
         auto innerLoop = scf::ForOp::create(
-            b, l, c0, cst(b, innerEnd), cst(b, innerStep), outerIter,
+            b, l, cst(b, first), cst(b, innerEnd), cst(b, innerStep),
+            ValueRange{out},
             [&](OpBuilder &b, Location l, Value inner, ValueRange innerIter) {
               Value mb = byColumns ? inner : outer;
               Value nb = byColumns ? outer : inner;
-              scf::YieldOp::create(b, l, block(b, l, mb, nb, innerIter));
+              scf::YieldOp::create(
+                  b, l,
+                  block(b, l, mb, nb, innerIter[0], prefetch && !byColumns));
             });
         scf::YieldOp::create(b, l, innerLoop.getResult(0));
       });

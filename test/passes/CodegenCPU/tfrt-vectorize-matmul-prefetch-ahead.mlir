@@ -48,6 +48,30 @@ func.func @stream(%a: tensor<16x16xf32>, %b: tensor<16x4096xf32>) -> tensor<16x4
 
 // -----
 
+// 48 rows in cache tiles of 16 with the columns outermost (the left
+// operand stays in L1): only the first 8 rows of the first tile of each
+// block of columns prefetch; the tiles of rows 16-47 find the columns in
+// cache.
+// CHECK-LABEL: func.func @columns_outer
+// FAR-LABEL: func.func @columns_outer
+// CHECK: scf.for %{{.*}} = %c0 to %c4096 step %c256
+// CHECK: vector.transfer_read %arg0[%c0,
+// CHECK-COUNT-2: memref.prefetch
+// CHECK: vector.transfer_read %arg0[%c8,
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.for %{{.*}} = %c16 to %c48 step %c16
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @columns_outer(%a: tensor<48x16xf32>, %b: tensor<16x4096xf32>) -> tensor<48x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<48x4096xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x4096xf32>) -> tensor<48x4096xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<48x16xf32>, tensor<16x4096xf32>) outs(%c : tensor<48x4096xf32>) -> tensor<48x4096xf32>
+  return %r : tensor<48x4096xf32>
+}
+
+// -----
+
 // Short rows (2048 columns, L2-resident tiles) and deep K (96 rows, a
 // compute-bound 1x1 conv) do not prefetch.
 // CHECK-LABEL: func.func @short_rows
