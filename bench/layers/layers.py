@@ -14,7 +14,8 @@ A profile entry belongs to a layer when the layer's node is among the
 entry's nodes and the entry's FLOPs equal the layer's (2 per
 multiply-accumulate): the launch that runs the convolution itself, not its
 padding, copies or epilogue. A layer whose convolution shares its launch
-with other nodes' FLOPs (a task group) is listed as such, without a figure.
+with other nodes' FLOPs (profiling builds form no task groups, so only
+work fused into one kernel would) is listed as such, without a figure.
 """
 import argparse
 import json

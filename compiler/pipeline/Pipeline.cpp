@@ -100,6 +100,8 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
     AsyncGroupTasksOptions groups;
     groups.minTaskCost = opts.parallelMinTaskCost;
     groups.kernelMinCost = opts.kernelMinCost;
+    // A profiling build times launches: one kernel each.
+    groups.maxMembers = opts.profile ? 1 : 0;
     pm.addNestedPass<func::FuncOp>(createAsyncGroupTasks(groups));
   }
   PlanWorkspaceOptions ws;

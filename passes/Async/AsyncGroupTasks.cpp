@@ -137,6 +137,9 @@ struct AsyncGroupTasksPass
                    (isa<scf::ForallOp>(op) || cost >= minTaskCost);
       if (conflict)
         close();
+      if (heavy && maxMembers > 0 &&
+          static_cast<int64_t>(members.size()) >= maxMembers)
+        close();
       if (heavy) {
         members.push_back(&op);
         group.merge(a);

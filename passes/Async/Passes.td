@@ -115,7 +115,9 @@ def AsyncGroupTasks : Pass<"tfrt-async-group-tasks", "mlir::func::FuncOp"> {
     once, so none shares bytes with another member's), and
     tfrt-async-outline runs a group as one pool launch whose iterations are
     the members' chunks (a plain op is one chunk), so independent branches
-    run concurrently.
+    run concurrently. With `max-members` a group closes when it is full
+    (`max-members=1`: every expensive op is a launch of its own, as in
+    profiling builds, whose per-launch timing then covers one kernel).
   }];
   let options = [
     Option<"minTaskCost", "min-task-cost", "int64_t", /*default=*/"1048576",
@@ -125,6 +127,10 @@ def AsyncGroupTasks : Pass<"tfrt-async-group-tasks", "mlir::func::FuncOp"> {
            "region) of at least this cost becomes a one-member group, so "
            "that tfrt-async-outline gives it a body function whose buffers "
            "are separate noalias pointers">,
+    Option<"maxMembers", "max-members", "int64_t", /*default=*/"0",
+           "When positive, a group closes once it has this many members "
+           "(profiling builds use 1, so that each kernel is its own launch "
+           "and is timed alone)">,
   ];
   let statistics = [
     Statistic<"numGroups", "num-groups", "Task groups of two or more ops">,

@@ -1,5 +1,6 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-async-group-tasks="min-task-cost=64" | FileCheck %s
 // RUN: tfrt-opt %s -split-input-file -tfrt-async-group-tasks="min-task-cost=1000000 kernel-min-cost=64" | FileCheck %s --check-prefix=KERNELS
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-group-tasks="min-task-cost=64 max-members=1" | FileCheck %s --check-prefix=MAX
 
 // Two expensive ops on different buffers form a group; the op that reads
 // the first one's result ends it.
@@ -104,6 +105,43 @@ func.func @kernels(%x: memref<16x16xf32> {tfrt.io = "input"}, %y: memref<16x16xf
   ^bb0(%o: f32):
     %r = arith.addf %o, %o : f32
     linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Two independent parallel loops form one group; with max-members=1 (as in
+// profiling builds) each is a launch of its own, so each is timed alone.
+// CHECK-LABEL: func.func @loops
+// CHECK: scf.forall
+// CHECK: } {tfrt.task_group = 0 : i64}
+// CHECK: scf.forall
+// CHECK: } {tfrt.task_group = 0 : i64}
+// MAX-LABEL: func.func @loops
+// MAX: scf.forall
+// MAX: } {tfrt.task_group = 0 : i64}
+// MAX: scf.forall
+// MAX: } {tfrt.task_group = 1 : i64}
+func.func @loops(%x: memref<64x16xf32> {tfrt.io = "input"}, %y: memref<64x16xf32> {tfrt.io = "output"}, %z: memref<64x16xf32> {tfrt.io = "output"}) {
+  scf.forall (%i) = (0) to (64) step (16) {
+    %xs = memref.subview %x[%i, 0] [16, 16] [1, 1] : memref<64x16xf32> to memref<16x16xf32, strided<[16, 1], offset: ?>>
+    %ys = memref.subview %y[%i, 0] [16, 16] [1, 1] : memref<64x16xf32> to memref<16x16xf32, strided<[16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%xs : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%ys : memref<16x16xf32, strided<[16, 1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = math.tanh %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  scf.forall (%i) = (0) to (64) step (16) {
+    %xs = memref.subview %x[%i, 0] [16, 16] [1, 1] : memref<64x16xf32> to memref<16x16xf32, strided<[16, 1], offset: ?>>
+    %zs = memref.subview %z[%i, 0] [16, 16] [1, 1] : memref<64x16xf32> to memref<16x16xf32, strided<[16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%xs : memref<16x16xf32, strided<[16, 1], offset: ?>>) outs(%zs : memref<16x16xf32, strided<[16, 1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = math.exp %a : f32
+      linalg.yield %r : f32
+    }
   }
   return
 }
