@@ -256,15 +256,17 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     `Wp - OW` extra columns per row are computed into a scratch `[M, OH *
     Wp]` tensor and dropped when it is added to the conv's init (one
     elementwise pass over the output). The positions `[0, OH * Wp - KW + 1)`
-    are covered by 32-column tiles and one or two 16/8-column tiles at the
-    end (tiles may overlap: each computes its sums from zero), so no read
-    leaves the input.
+    are covered by 32-column tiles and one or two 16-column tiles at the
+    end, the last moved back to end at the last position (tiles may
+    overlap: each computes its sums from zero), so no read leaves the input;
+    an 8-column tile (a half-width vector, which costs an FMA slot as a
+    full one does) only when there are fewer than 16 positions.
 
     Before: `linalg.generic` over `tensor<1x96x22x22xf32>`,
     `tensor<24x96x3x3xf32>` into `tensor<1x24x20x20xf32>`.
     After: `scf.for` (32-column tiles of the 438 positions) and `scf.for`
     (m step 8) around `c step 4, kh, kw` loops of `vector.contract` into
-    `vector<8x32xf32>`, a 16- and an 8-column tile for the tail, then
+    `vector<8x32xf32>`, two 16-column tiles for the tail, then
     `tensor.expand_shape` to `[24, 20, 22]`, a slice `[24, 20, 20]` and an
     elementwise add onto the init.
 
