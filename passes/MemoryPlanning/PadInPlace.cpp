@@ -1,9 +1,10 @@
 //===- PadInPlace.cpp - producers write into their padded buffer ----------===//
 //
 // Implements tfrt-pad-in-place: a constant tensor.pad of a value that only
-// the pad uses, produced by a linalg op that does not read its init, becomes
-// that op writing the interior of the padded tensor directly; only the
-// border is filled (see Passes.td).
+// the pad uses, produced by a linalg op that does not read its init (or that
+// accumulates into the result of one, such as a convolution into its bias
+// broadcast), becomes that op writing the interior of the padded tensor
+// directly; only the border is filled (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,27 @@ linalg::LinalgOp writerOf(Value v) {
   return op;
 }
 
+/// The op that writes the padded value `v` first: the linalg op producing
+/// `v` when it does not read its init, else (an accumulation such as a
+/// convolution) the op producing that init when it does not read its own
+/// init and only the accumulation uses it (a bias broadcast or a fill).
+/// The accumulation then runs in place on the interior as well.
+linalg::LinalgOp firstWriterOf(Value v) {
+  if (linalg::LinalgOp op = writerOf(v))
+    return op;
+  auto acc = v.getDefiningOp<linalg::LinalgOp>();
+  if (!acc || !acc.hasPureTensorSemantics() || acc->getNumResults() != 1 ||
+      acc.getNumDpsInits() != 1)
+    return nullptr;
+  Value init = acc.getDpsInitOperand(0)->get();
+  if (!init.hasOneUse())
+    return nullptr;
+  linalg::LinalgOp first = writerOf(init);
+  if (!first || first->getBlock() != acc->getBlock())
+    return nullptr;
+  return first;
+}
+
 LogicalResult padInPlace(RewriterBase &rewriter, tensor::PadOp pad) {
   Value src = pad.getSource();
   auto srcType = dyn_cast<RankedTensorType>(src.getType());
@@ -42,7 +64,7 @@ LogicalResult padInPlace(RewriterBase &rewriter, tensor::PadOp pad) {
   if (!srcType || !srcType.hasStaticShape() || !type.hasStaticShape() ||
       !value || !src.hasOneUse() || pad.getNofold())
     return failure();
-  linalg::LinalgOp writer = writerOf(src);
+  linalg::LinalgOp writer = firstWriterOf(src);
   if (!writer)
     return failure();
   std::optional<SmallVector<int64_t>> low =

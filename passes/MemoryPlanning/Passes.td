@@ -57,6 +57,11 @@ def PadInPlace : Pass<"tfrt-pad-in-place", "mlir::func::FuncOp"> {
     becomes: an empty tensor of the padded shape whose border slabs (low and
     high, per padded dim) are filled with the padding value, that op writing
     the interior slice of it, and the result inserted back at the same place.
+    When the source op accumulates into its init (a convolution) and that
+    init is the result of a linalg op that does not read its own init (the
+    bias broadcast or a fill) and has no other use, that op writes the
+    interior and the accumulation follows in place (det: its stem conv
+    straight into the padded input of the depthwise conv after it).
     One-shot bufferization then keeps all of it in the padded buffer: the
     copy of the unpadded tensor into it, and the buffer for it, disappear
     (det: the inputs of its depthwise convs, up to 13 MiB each). Pads of

@@ -74,3 +74,39 @@ func.func @kept(%x: tensor<1x8x16x16xf32>, %acc: tensor<1x8x16x16xf32>) -> (tens
   } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
   return %p, %a, %q, %s : tensor<1x8x18x18xf32>, tensor<1x8x16x16xf32>, tensor<1x8x18x18xf32>, tensor<1x8x18x18xf32>
 }
+
+// -----
+
+#m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d1)>
+
+// An accumulation (a conv reading its init) into a bias broadcast: the
+// broadcast writes the interior of the padded tensor and the accumulation
+// runs on top of it there.
+// CHECK-LABEL: func.func @accumulate
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x8x18x18xf32>
+// CHECK-COUNT-4: linalg.fill
+// CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
+// CHECK: %[[BIAS:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<8xf32>) outs(%[[IN]] : tensor<1x8x16x16xf32>)
+// CHECK: %[[ACC:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x8x16x16xf32>) outs(%[[BIAS]] : tensor<1x8x16x16xf32>)
+// CHECK: %[[R:.*]] = tensor.insert_slice %[[ACC]] into %{{.*}}[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
+// CHECK-NOT: tensor.pad
+// CHECK: return %[[R]]
+func.func @accumulate(%x: tensor<1x8x16x16xf32>, %bias: tensor<8xf32>) -> tensor<1x8x18x18xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16x16xf32>
+  %b = linalg.generic {indexing_maps = [#c, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<8xf32>) outs(%e : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x16x16xf32>
+  %a = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16x16xf32>) outs(%b : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %in, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  return %p : tensor<1x8x18x18xf32>
+}
