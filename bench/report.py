@@ -55,8 +55,11 @@ def table(res):
     w("")
     w("Medians of %s rounds' medians (ours and ORT alternate within each round); "
       "\"background load\": CPUs kept busy by other processes over 2 s before the "
-      "model's rounds (0.00 = quiet); cpu/wall 2.0 means both vCPUs ran throughout." %
-      ", ".join(sorted({str(m["rounds"]) for m in res["models"]})) if res["models"] else "")
+      "model's rounds (0.00 = quiet); cpu/wall 2.0 means both vCPUs ran throughout; "
+      "compile: the median of %s compiles of the model." %
+      (", ".join(sorted({str(m["rounds"]) for m in res["models"]})),
+       ", ".join(sorted({str(len(m.get("compile_runs_s", [0]))) for m in res["models"]})))
+      if res["models"] else "")
     w("")
     if res.get("layers"):
         lay = res["layers"]
