@@ -591,8 +591,8 @@ std::optional<RowInit> matchRowInit(linalg::MatmulOp op) {
 /// Seeded matmuls whose right operand has at least this many columns and
 /// at most this many rows prefetch it (see the prefetch-ahead option): 1x1
 /// convs with few input channels on large maps, whose K rows stream from
-/// memory at once (det's Conv.2, 16 -> 32 on 320x320: 0.93-1.07 -> 0.77-
-/// 0.93 ms inside det; Conv.14-Conv.20, K = 192 on 40x40, ran 1-8% slower
+/// memory at once (det's Conv.2, 16 -> 32 on 320x320: 0.87-0.92 -> 0.78-
+/// 0.80 ms inside det; Conv.14-Conv.20, K = 192 on 40x40, ran 1-8% slower
 /// with it).
 constexpr int64_t kPrefetchMinColumns = 4096;
 constexpr int64_t kPrefetchMaxK = 64;
