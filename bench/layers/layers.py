@@ -10,14 +10,16 @@ its own, the median time per run over the rounds, GFLOP/s and % of the peak
 usage: layers.py MODEL.onnx INPUT=SHAPE --peaks P1,P2,... --min-pct 85
                  [--json OUT.json] [--markdown OUT.md] PROFILE.json...
 
-A profile entry belongs to a layer when the layer's node is among the
-entry's nodes and the entry's FLOPs equal the layer's (2 per
-multiply-accumulate): the launch that runs the convolution itself, not its
+A layer's time is that of the profile entries that carry its node and
+whose FLOPs add up to the layer's (2 per multiply-accumulate): the launch
+that runs the convolution and any tail loops split off from it (the
+compiler shares a kernel's FLOPs between the entries that run it), not its
 padding, copies or epilogue. A layer whose convolution shares its launch
 with other nodes' FLOPs (profiling builds form no task groups, so only
 work fused into one kernel would) is listed as such, without a figure.
 """
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -111,15 +113,29 @@ def main():
     for path in args.profiles:
         prof = json.load(open(path))
         runs = prof["runs"]
+        carrying = {n: [] for n in convs}
         for e in prof["entries"]:
             for n in e["nodes"]:
-                if n not in convs:
-                    continue
-                # FLOPs are per call; a layer runs once per run.
-                if e["flops"] == convs[n]["flops"] and e["calls"] == runs:
-                    times[n].append(e["ns"] / 1e6 / runs)
-                elif e["flops"] > convs[n]["flops"]:
-                    shared.add(n)
+                if n in convs and e["flops"] > 0 and e["calls"] == runs:
+                    carrying[n].append(e)
+        for n, entries in carrying.items():
+            # The entries that run the convolution: those whose FLOPs (per
+            # call; a layer runs once per run) add up to the layer's, its
+            # main loops and any tail loops the compiler split off (the
+            # compiler splits a kernel's FLOPs between them by their work).
+            # Epilogues fused under the same node carry other FLOPs.
+            found = None
+            for size in range(1, min(len(entries), 6) + 1):
+                for subset in itertools.combinations(entries, size):
+                    if sum(e["flops"] for e in subset) == convs[n]["flops"]:
+                        found = subset
+                        break
+                if found:
+                    break
+            if found:
+                times[n].append(sum(e["ns"] for e in found) / 1e6 / runs)
+            elif any(e["flops"] > convs[n]["flops"] for e in entries):
+                shared.add(n)
     rows = []
     for n, c in convs.items():
         t = times[n]

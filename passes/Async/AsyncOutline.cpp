@@ -290,8 +290,8 @@ struct AsyncOutlinePass
   /// `tfrt_profile_mark(run, entry)` after each inline kernel times it (the
   /// launches are timed by the emitted launch functions). The module's
   /// `tfrt.profile` attribute describes the entries and, last, the rest of
-  /// the inline code. A kernel's FLOPs (tfrt-profile-count-flops) count once,
-  /// in the entry that does most of its work.
+  /// the inline code. A kernel's FLOPs (tfrt-profile-count-flops) are split
+  /// between the entries that carry it by their floating-point work.
   void describeProfile(ModuleOp module, ArrayRef<func::FuncOp> entries) {
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
@@ -329,20 +329,53 @@ struct AsyncOutlinePass
         func::CallOp::create(after, op.getLoc(), mark, ValueRange{run, index});
       }
     }
-    // A kernel's FLOPs go to the entry that does most of its work (by the
-    // estimated work of the ops carrying its location), the first on ties.
-    llvm::MapVector<int64_t, std::pair<size_t, int64_t>> owner;
+    // A kernel's FLOPs are split between the entries that carry its
+    // location in proportion to their floating-point work (a conv's
+    // contraction and its tail tiles in separate loops each get their
+    // share; its output initialisation or a copy none). When none of them
+    // does float work, the first entry gets them.
+    struct Share {
+      int64_t flops = 0;
+      SmallVector<std::pair<size_t, int64_t>> work; // entry, float work
+    };
+    llvm::MapVector<int64_t, Share> shares;
     for (auto [i, e] : llvm::enumerate(table))
       for (auto [id, w] : e.facts.weights) {
-        auto [it, inserted] = owner.try_emplace(id, i, w);
-        if (!inserted && w > it->second.second)
-          it->second = {i, w};
+        Share &share = shares[id];
+        share.flops = e.facts.kernels.lookup(id);
+        share.work.push_back({i, w});
       }
     SmallVector<int64_t> flops(table.size(), 0);
-    for (auto [id, where] : owner) {
-      int64_t f = table[where.first].facts.kernels.lookup(id);
-      int64_t &sum = flops[where.first];
+    auto add = [&](size_t entry, int64_t f) {
+      int64_t &sum = flops[entry];
       sum = f > INT64_MAX - sum ? INT64_MAX : sum + f;
+    };
+    for (auto &[id, share] : shares) {
+      double total = 0;
+      size_t most = share.work.front().first;
+      int64_t mostWork = -1;
+      for (auto [entry, w] : share.work) {
+        total += double(w);
+        if (w > mostWork) {
+          most = entry;
+          mostWork = w;
+        }
+      }
+      if (total <= 0) {
+        add(share.work.front().first, share.flops);
+        continue;
+      }
+      // Rounded shares; what rounding leaves goes to the entry with the
+      // most work, so that the shares add up to the kernel's FLOPs.
+      int64_t given = 0;
+      for (auto [entry, w] : share.work) {
+        if (entry == most || w <= 0)
+          continue;
+        auto f = static_cast<int64_t>(double(share.flops) * double(w) / total);
+        add(entry, f);
+        given += f;
+      }
+      add(most, share.flops - given);
     }
     auto strings = [&](const llvm::SetVector<StringAttr> &set) {
       return b.getArrayAttr(SmallVector<Attribute>(set.begin(), set.end()));

@@ -180,8 +180,10 @@ def AsyncOutline : Pass<"tfrt-async-outline", "mlir::ModuleOp"> {
            "the inline code, in a `tfrt.profile` attribute of the module; "
            "every inline kernel gets a call of "
            "tfrt_profile_mark(run, entry) after it. A "
-           "kernel's FLOPs count once, in the entry whose ops carrying its "
-           "location do the most estimated work">,
+           "kernel's FLOPs are split between the entries whose ops carry "
+           "its location, in proportion to their floating-point work "
+           "(a conv's main loops and its tail loops each get their share, "
+           "its initialisation or a copy none)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect",

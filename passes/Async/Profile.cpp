@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -181,12 +182,46 @@ int64_t tripsOf(Operation *op) {
   return n;
 }
 
-/// Adds the facts of the location of `op`, which runs `times` times.
-void addLocationFacts(Operation *op, int64_t times,
+/// Floating-point operations of one execution of a non-linalg op: a
+/// vector.contract's multiply-adds over its iteration space, FMAs, float
+/// arith and math ops over their lanes (0 for loads, stores, broadcasts and
+/// everything else).
+int64_t floatWorkOf(Operation *op) {
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    SmallVector<int64_t> bounds;
+    contract.getIterationBounds(bounds);
+    int64_t n = 2;
+    for (int64_t d : bounds)
+      n = saturatingMul(n, d);
+    return n;
+  }
+  if (op->getNumResults() != 1)
+    return 0;
+  Type type = op->getResult(0).getType();
+  int64_t lanes = 1;
+  if (auto vec = dyn_cast<VectorType>(type)) {
+    if (vec.isScalable())
+      return 0;
+    lanes = vec.getNumElements();
+    type = vec.getElementType();
+  }
+  if (isa<vector::FMAOp>(op))
+    return saturatingMul(2, lanes);
+  if (!isa<FloatType>(type) && !isa<arith::CmpFOp>(op))
+    return 0;
+  return saturatingMul(flopsOf(*op), lanes);
+}
+
+/// Adds the facts of the location of `op`, which runs `times` times; its
+/// floating-point work counts unless it is in a linalg op's body (which
+/// countFlops of that op covers).
+void addLocationFacts(Operation *op, int64_t times, bool inLinalgBody,
                       tfrt::async::ProfileFacts &facts) {
-  int64_t work = isa<linalg::LinalgOp>(op)
-                     ? saturatingMul(times, tfrt::async::estimateCost(op))
-                     : times;
+  int64_t work = 0;
+  if (!inLinalgBody)
+    work = isa<linalg::LinalgOp>(op)
+               ? saturatingMul(times, tfrt::async::countFlops(op))
+               : saturatingMul(times, floatWorkOf(op));
   op->getLoc()->walk([&](Location loc) {
     if (auto name = dyn_cast<NameLoc>(loc)) {
       facts.nodes.insert(name.getName());
@@ -207,9 +242,10 @@ void addLocationFacts(Operation *op, int64_t times,
 
 /// Pre-order: an op's own location (a fused kernel's consumer) before the
 /// locations of its body (the producers fusion moved into it).
-void collectFacts(Operation *op, int64_t times,
+void collectFacts(Operation *op, int64_t times, bool inLinalgBody,
                   tfrt::async::ProfileFacts &facts) {
-  addLocationFacts(op, times, facts);
+  addLocationFacts(op, times, inLinalgBody, facts);
+  inLinalgBody |= isa<linalg::LinalgOp>(op);
   if (isa<scf::ForOp, scf::ForallOp>(op))
     times = saturatingMul(times, tripsOf(op));
   else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
@@ -219,10 +255,10 @@ void collectFacts(Operation *op, int64_t times,
   for (Region &region : op->getRegions())
     for (Block &block : region)
       for (Operation &inner : block)
-        collectFacts(&inner, times, facts);
+        collectFacts(&inner, times, inLinalgBody, facts);
 }
 } // namespace
 
 void tfrt::async::collectProfileFacts(Operation *root, ProfileFacts &facts) {
-  collectFacts(root, 1, facts);
+  collectFacts(root, 1, false, facts);
 }

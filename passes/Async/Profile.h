@@ -30,11 +30,13 @@ struct ProfileFacts {
   llvm::SetVector<mlir::StringAttr> ops;
   /// Kernel id -> FLOPs, recorded by tfrt-profile-count-flops.
   llvm::MapVector<int64_t, int64_t> kernels;
-  /// Kernel id -> estimated work of the ops here that carry it (executed
-  /// ops: loop trips times ops, a linalg op's iterations times its body), to
-  /// tell where a kernel's FLOPs run when several launches or inline
-  /// kernels carry its location (e.g. an output initialisation and the
-  /// contraction).
+  /// Kernel id -> floating-point work of the ops here that carry it
+  /// (executions times the float operations of each: a linalg op's
+  /// countFlops, a vector.contract's multiply-adds, float arith over the
+  /// lanes of a vector), to split a kernel's FLOPs between the launches and
+  /// inline kernels that carry its location (the contraction and the tail
+  /// tiles of a conv get their shares, an output initialisation or a copy
+  /// none).
   llvm::MapVector<int64_t, int64_t> weights;
 };
 
