@@ -128,7 +128,9 @@ def LowerCopies : Pass<"tfrt-lower-copies", "mlir::func::FuncOp"> {
     `memref.copy` between strided buffers lowers to a call into MLIR's C
     runner utilities, which generated objects must not depend on. This pass
     rewrites every `memref.copy` into an equivalent `linalg.copy`, which
-    lowers to plain loops.
+    lowers to plain loops. A copy of a buffer onto itself (the same value
+    as source and target, what bufferizing an in-place `tensor.insert_slice`
+    leaves, e.g. for each border slab of a padded input) is erased.
 
     Before:
     ```mlir

@@ -309,6 +309,13 @@ struct LowerCopiesPass : public tfrt::impl::LowerCopiesBase<LowerCopiesPass> {
     IRRewriter rewriter(&getContext());
     bool entry = !func.isExternal() && tfrt::isEntryFunction(func);
     for (memref::CopyOp c : copies) {
+      // A buffer copied onto itself (what bufferizing an in-place
+      // tensor.insert_slice leaves, e.g. each border slab of a padded
+      // input) does nothing: no loop, no launch.
+      if (c.getSource() == c.getTarget()) {
+        rewriter.eraseOp(c);
+        continue;
+      }
       if (minBytes > 0 && entry && c->getBlock() == &func.getBody().front() &&
           succeeded(chunk(rewriter, c)))
         continue;
