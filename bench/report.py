@@ -66,8 +66,11 @@ def table(res):
         w("det's dense convolutions inside the compiled model (`bench/layers/run.sh det`: "
           "profiling build, 1 thread, median of %d rounds, against the median of the "
           "peaks measured before each round, %.1f GFLOP/s): **%d of %d** timed layers at "
-          ">= %.0f%% of peak." % (lay["rounds"], lay["peak_gflops"], lay["layers_at_min"],
-                                   lay["layers_timed"], lay["min_pct"]))
+          ">= %.0f%% of peak%s." % (lay["rounds"], lay["peak_gflops"], lay["layers_at_min"],
+                                     lay["layers_timed"], lay["min_pct"],
+                                     "; all of them together (their FLOPs over their time) "
+                                     "%.1f%% of peak" % lay["weighted_pct"]
+                                     if "weighted_pct" in lay else ""))
         w("")
         out.extend(layers.markdown_table(lay["layers"], lay["min_pct"]))
         w("")

@@ -158,15 +158,22 @@ def main():
     untimed = [r for r in rows if "pct" not in r]
     met = [r for r in timed if r["pct"] >= args.min_pct]
     gemv_ms = sum(r.get("ms", 0) for r in gemv)
+    # All timed layers together: their FLOPs over their time (layers
+    # weighted by their work, beside the per-layer count).
+    total_ms = sum(r["ms"] for r in timed)
+    total_flops = sum(r["flops"] for r in timed)
+    weighted_pct = (100 * total_flops / (total_ms * 1e-3) / 1e9 / peak
+                    if total_ms > 0 else 0.0)
 
     lines = markdown_table(timed + untimed, args.min_pct)
     summary = ("%d of %d timed dense conv layers at >= %.0f%% of %.1f GFLOP/s "
-               "(median of %d rounds; peaks %s); %d untimed (no entry of "
+               "(median of %d rounds; peaks %s); all timed layers together "
+               "%.1f%% of peak (%.3f ms, %.1f MFLOP); %d untimed (no entry of "
                "their own); %d squeeze-excitation convs on 1x1 maps "
                "(matrix-vector products) not counted, %.3f ms together" % (
                    len(met), len(timed), args.min_pct, peak, len(args.profiles),
-                   ", ".join("%.1f" % p for p in peaks), len(untimed),
-                   len(gemv), gemv_ms))
+                   ", ".join("%.1f" % p for p in peaks), weighted_pct, total_ms,
+                   total_flops / 1e6, len(untimed), len(gemv), gemv_ms))
     print("\n".join(lines))
     print()
     print(summary)
@@ -178,6 +185,9 @@ def main():
             json.dump({"peak_gflops": peak, "peaks": peaks,
                        "min_pct": args.min_pct, "rounds": len(args.profiles),
                        "layers_at_min": len(met), "layers_timed": len(timed),
+                       "weighted_pct": round(weighted_pct, 1),
+                       "timed_ms": round(total_ms, 4),
+                       "timed_flops": total_flops,
                        "layers": timed + untimed,
                        "matrix_vector_layers": gemv}, f, indent=1)
     return 0
