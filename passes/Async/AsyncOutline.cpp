@@ -342,7 +342,8 @@ struct AsyncOutlinePass
     for (auto [i, e] : llvm::enumerate(table))
       for (auto [id, w] : e.facts.weights) {
         Share &share = shares[id];
-        share.flops = e.facts.kernels.lookup(id);
+        if (share.work.empty())
+          share.flops = e.facts.kernels.lookup(id);
         share.work.push_back({i, w});
       }
     SmallVector<int64_t> flops(table.size(), 0);

@@ -197,19 +197,15 @@ int64_t floatWorkOf(Operation *op) {
   }
   if (op->getNumResults() != 1)
     return 0;
-  Type type = op->getResult(0).getType();
   int64_t lanes = 1;
-  if (auto vec = dyn_cast<VectorType>(type)) {
+  if (auto vec = dyn_cast<VectorType>(op->getResult(0).getType())) {
     if (vec.isScalable())
       return 0;
     lanes = vec.getNumElements();
-    type = vec.getElementType();
   }
-  if (isa<vector::FMAOp>(op))
-    return saturatingMul(2, lanes);
-  if (!isa<FloatType>(type) && !isa<arith::CmpFOp>(op))
-    return 0;
-  return saturatingMul(flopsOf(*op), lanes);
+  // flopsOf counts one lane (and knows which ops are float ones).
+  int64_t perLane = isa<vector::FMAOp>(op) ? 2 : flopsOf(*op);
+  return saturatingMul(perLane, lanes);
 }
 
 /// Adds the facts of the location of `op`, which runs `times` times; its

@@ -708,7 +708,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   Value dest = direct ? producerDest : op.getOutputs()[0];
   // One mt x nt block: rm rows at a time, each over the block's columns.
   auto block = [&](OpBuilder &b, Location l, Value mb, Value nb, Value iter,
-                   bool prefetch) -> Value {
+                   bool prefetchFirstRows) -> Value {
     // rm rows from mb + mo over the block's columns.
     auto rows = [&](OpBuilder &b, Location l, Value mo, Value out,
                     bool prefetch) -> Value {
@@ -725,7 +725,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
     // for the rows after them.
     Value out = iter;
     int64_t first = 0;
-    if (prefetch) {
+    if (prefetchFirstRows) {
       out = rows(b, l, c0, out, true);
       first = rm;
     }
