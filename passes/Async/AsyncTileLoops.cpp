@@ -75,7 +75,8 @@ bool isConvTransposeGeneric(linalg::LinalgOp op) {
 
 /// Picks the loop and tile size for `op`, if splitting pays.
 std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
-                                 int64_t minChunkCost, int64_t maxChunks) {
+                                 int64_t minChunkCost, int64_t maxChunks,
+                                 int64_t reuseBytes, int64_t reuseRows) {
   int64_t wanted = std::min<int64_t>(maxChunks, cost / minChunkCost);
   if (wanted < 2)
     return std::nullopt;
@@ -98,6 +99,20 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
     if (!llvm::is_contained(order, d))
       order.push_back(d);
+  // Every chunk of a matmul's rows streams all of the right operand (K x N)
+  // through the caches; when that operand is too big to stay in the core's
+  // cache between chunks, each chunk keeps at least `reuseRows` rows, so that
+  // one pass over it (from L3 or memory) serves that many rows of work.
+  int64_t minMatmulRows = 32;
+  if (matmul && reuseBytes > 0) {
+    Value rhs = op.getDpsInputOperand(1)->get();
+    auto rhsType = cast<ShapedType>(rhs.getType());
+    if (rhsType.hasStaticShape() &&
+        rhsType.getNumElements() *
+                (int64_t)(rhsType.getElementTypeBitWidth() / 8) >
+            reuseBytes)
+      minMatmulRows = std::max<int64_t>(minMatmulRows, reuseRows);
+  }
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   for (unsigned d : order) {
     if (iters[d] != utils::IteratorType::parallel)
@@ -113,7 +128,7 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
       // Whole register tiles, and enough rows to keep the cache tiling; N
       // (when M cannot split) in whole 32-column register tiles.
       if (matmul && d == 0 &&
-          (tile % 8 || tile < std::min<int64_t>(32, range / 2)))
+          (tile % 8 || tile < std::min<int64_t>(minMatmulRows, range / 2)))
         continue;
       if (matmul && d == 1 && tile % 32)
         continue;
@@ -146,9 +161,11 @@ struct AsyncTileLoopsPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    if (minChunkCost < 1 || maxChunks < 2) {
-      func.emitError("tfrt-async-tile-loops: min-chunk-cost must be >= 1 and "
-                     "max-chunks >= 2");
+    if (minChunkCost < 1 || maxChunks < 2 || matmulReuseBytes < 0 ||
+        matmulReuseRows < 8 || matmulReuseRows % 8) {
+      func.emitError("tfrt-async-tile-loops: min-chunk-cost must be >= 1, "
+                     "max-chunks >= 2, matmul-reuse-bytes >= 0 and "
+                     "matmul-reuse-rows a positive multiple of 8");
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> candidates;
@@ -170,8 +187,8 @@ struct AsyncTileLoopsPass
           costPerByte > 0 ? tfrt::async::bytesMoved(op) * costPerByte : 0);
       if (cost < minCost)
         continue;
-      std::optional<Split> split =
-          chooseSplit(op, cost, minChunkCost, maxChunks);
+      std::optional<Split> split = chooseSplit(
+          op, cost, minChunkCost, maxChunks, matmulReuseBytes, matmulReuseRows);
       if (!split)
         continue;
       SmallVector<OpFoldResult> sizes(op.getNumLoops(),
