@@ -46,6 +46,8 @@ void tfrt::buildGraphPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(graph::createSpecializeShapes(o));
   if (opts.optLevel >= 1)
     pm.addNestedPass<func::FuncOp>(graph::createSimplifyGraph());
+  if (opts.flushDenormals)
+    pm.addNestedPass<func::FuncOp>(graph::createFlushDenormals());
   if (opts.profile)
     pm.addNestedPass<func::FuncOp>(createProfileTagOps());
 }

@@ -39,6 +39,10 @@ struct PipelineOptions {
   int64_t workspaceAlignment = 64;
   /// Middle-end optimisation level 0-3 (controls optional passes).
   unsigned optLevel = 3;
+  /// Subnormal elements of f32 constants become signed zeros
+  /// (tfrt-flush-denormals): x86 cores take a slow microcode assist on
+  /// every instruction that reads one.
+  bool flushDenormals = true;
   /// The linalg phase prepares CPU kernels (tiling and vectorisation of
   /// matmuls); false when another target (CUDA) maps the linalg ops itself.
   bool cpuKernels = true;

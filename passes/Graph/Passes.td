@@ -78,4 +78,29 @@ def SimplifyGraph : Pass<"tfrt-simplify-graph", "mlir::func::FuncOp"> {
   let dependentDialects = ["::tfrt::graph::GraphDialect"];
 }
 
+def FlushDenormals : Pass<"tfrt-flush-denormals", "mlir::func::FuncOp"> {
+  let summary = "Replace subnormal elements of f32 constants by signed zeros";
+  let description = [{
+    Every element of a dense f32 `graph.constant` whose magnitude is below
+    the smallest normal float (2^-126) and not zero becomes a zero of the
+    same sign. On x86 cores running without denormals-are-zero, each
+    arithmetic instruction that reads a subnormal operand takes a microcode
+    assist of around a hundred cycles (Intel Xeon: PP-OCRv4 rec's
+    squeeze-excitation 1x1 convs hold 31350 such weights and ran at 0.1
+    GFLOP/s, 1.2 ms of a 16 ms model). A flushed weight changes each
+    product it takes part in by less than 2^-126 times the other factor,
+    far below the rounding error of any normal result. Dense resource
+    constants are left alone. Run it after tfrt-simplify-graph, whose
+    folded weights can be subnormal too.
+
+    Before: `graph.constant dense<[1.0e-40, 5.0e-01]> : tensor<2xf32>`.
+    After: `graph.constant dense<[0.0, 5.0e-01]> : tensor<2xf32>`.
+  }];
+  let dependentDialects = ["::tfrt::graph::GraphDialect"];
+  let statistics = [
+    Statistic<"numFlushed", "num-flushed", "Subnormal elements set to zero">,
+    Statistic<"numConstants", "num-constants", "Constants that held any">,
+  ];
+}
+
 #endif // TFRT_PASSES_GRAPH_PASSES

@@ -134,6 +134,12 @@ cl::opt<bool> profileOpt(
              "what each launch runs (nodes, op types, FLOPs) is in the "
              "object and the metadata JSON"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> flushDenormalsOpt(
+    "flush-denormals",
+    cl::desc("Replace subnormal f32 weights (below 2^-126) by zeros of the "
+             "same sign, which x86 cores otherwise read through a slow "
+             "microcode assist (default on; =false keeps them)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -457,6 +463,7 @@ int main(int argc, char **argv) {
     return fail("--profile times the launches of the async lowering; it "
                 "needs --parallel=on");
   popts.profile = profileOpt;
+  popts.flushDenormals = flushDenormalsOpt;
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
   popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 16);
