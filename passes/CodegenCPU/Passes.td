@@ -106,6 +106,19 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     output of the enclosing `scf.forall`), the accumulators of the first K
     block start from the fill value and the fill disappears.
 
+    Constant right operands with unaligned rows (`const-pack-min-bytes`):
+    weights [K, W] whose row length W is not a multiple of 16 floats (each
+    32-column read then straddles three cache lines) and that are at least
+    that big are packed at compile time into panels `[W / 32, K, 32]`, and
+    a matmul on the whole constant or on a slice of it at a column offset
+    that is a multiple of 32 (a constant, or the induction variable of the
+    `scf.forall` that split N into chunks) reads the panels `offset / 32`
+    on with the 8x32 register tile. Static slices of the constant that
+    other ops still read (the columns past the last whole panel, split off
+    by tfrt-split-matmul-columns) become small constants of their own, so
+    the unpacked weights are not kept as well (PP-OCRv4 rec's final
+    40 x 120 x 6625 classifier).
+
     Seeded accumulators (`seed-init`): when K stays whole (K <= 256) and
     the init is a `linalg.fill` or the broadcast of a rank-1 tensor along
     the rows (a bias), directly, through the collapse of a `[1, C, H, W]`
@@ -136,6 +149,12 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
            "When K stays whole and the init is a fill or a bias broadcast "
            "along the rows that only this matmul reads, start the "
            "accumulators from it and drop that pass over the output">,
+    Option<"constPackMinBytes", "const-pack-min-bytes", "int64_t",
+           /*default=*/"1048576",
+           "Pack a constant right operand [K, W] whose rows are not whole "
+           "cache lines (W % 16 != 0) and that has at least this many bytes "
+           "into [W / 32, K, 32] panels at compile time, also for a matmul "
+           "on a 32-aligned column slice of it (0: never)">,
     Option<"prefetchAhead", "prefetch-ahead", "int64_t", /*default=*/"64",
            "Seeded matmuls with N >= 4096 and K <= 64: prefetch the right "
            "operand's row k this many columns ahead of the first register "
