@@ -96,13 +96,28 @@ def main():
     p.add_argument("--command", default="bench/run.sh")
     a = p.parse_args()
     cpu = "unknown CPU"
+    info = {}
     try:
         for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
+            if not line.strip():
                 break
+            key, _, value = line.partition(":")
+            info[key.strip()] = value.strip()
+        cpu = info.get("model name", cpu)
+        if "cpu family" in info and "model" in info:
+            cpu += " (family %s, model %s)" % (info["cpu family"], info["model"])
     except OSError:
         pass
+    # Per-core L2 and the L3: the cache sizes the kernels' tiles depend on.
+    caches = []
+    for index, label in (("index2", "L2"), ("index3", "L3")):
+        try:
+            size = open("/sys/devices/system/cpu/cpu0/cache/%s/size" % index).read().strip()
+            caches.append("%s %s" % (label, size))
+        except OSError:
+            pass
+    if caches:
+        cpu += ", " + " ".join(caches)
     res = {
         "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": a.commit, "command": a.command,
