@@ -344,15 +344,13 @@ std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
 /// 2048 gain, N = 512 loses the packing time).
 constexpr int64_t kCriticalStride = 4096;
 
-/// The register tile of tfrt-vectorize-matmul on a packed right operand:
-/// for each block of nt columns and kt of K, each rm rows, each panel of 32
-/// columns, an rm x 32 accumulator carried through kt steps that read 32
-/// contiguous floats of the panel and broadcast rm elements of the left
-/// operand. The accumulators of the first K block start from the fill
-/// value when the init is a fill.
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
                      Value panelBase);
 
+/// A matmul whose right operand's rows are a multiple of 4 KiB
+/// (`pack-min-rows`): the operand is packed into [N/32][K][32] panels
+/// (weights at compile time, other values once before the parallel loop
+/// around the matmul) and read by emitPackedTiles.
 LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
                         int64_t minRows) {
   if (minRows <= 0)
@@ -382,8 +380,13 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   return success();
 }
 
-/// Replaces `op` by register tiles reading the right operand from `packed`
-/// ([panels, K, 32]), the panel of column j being `panelBase + j / 32`
+/// The register tile of tfrt-vectorize-matmul on a packed right operand,
+/// replacing `op`: for each block of nt columns and kt of K, each rm rows,
+/// each panel of 32 columns, an rm x 32 accumulator carried through kt
+/// steps that read 32 contiguous floats of the panel and broadcast rm
+/// elements of the left operand. The accumulators of the first K block
+/// start from the fill value when the init is a fill. `packed` is
+/// [panels, K, 32]; column j of `op` is in panel `panelBase + j / 32`
 /// (`j / 32` when `panelBase` is null).
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
                      Value panelBase) {
