@@ -82,15 +82,18 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
   let summary = "Tile linalg.matmul for cache and registers and vectorize it";
   let description = [{
     On tensors: every f32 `linalg.matmul` with static shapes whose N is a
-    multiple of 16 and whose M is divisible by 8, 6, 4, 3 or 2 (or is 1) is
+    multiple of 16 and whose M is divisible by 8, 6, 4, 3 or 2 is
     tiled for the caches (M up to 64 rows in multiples of the register rows,
     N up to 256, K whole up to 512 and otherwise in power-of-two blocks of
-    at most 256), then to a register tile of 8 (else 6, 4, 3, 2, 1) rows x
+    at most 256), then to a register tile of 8 (else 6, 4, 3, 2) rows x
     32 (else 16) columns x 1 that becomes one `vector.contract` (AVX-512 at
     8x32: 16 accumulators of 16 lanes). Run
     `loop-invariant-subset-hoisting` afterwards so the accumulator tile is
     carried in registers across the K loop, and `tfrt-lower-vectors` after
-    bufferization. Other matmuls are left to the loop lowering.
+    bufferization. Other matmuls are left to the loop lowering, among them
+    single-row products (batch-1 fully connected layers), whose `vector<1x1>`
+    x `vector<1x32>` contraction tfrt-lower-vectors' unit-dimension
+    patterns would rewrite without end.
 
     Packed right operand (`pack-min-rows`): when N is a multiple of 1024
     (a row stride of a multiple of 4 KiB, which maps a 32-column panel of

@@ -95,8 +95,12 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
     return failure();
   int64_t rn = largestDivisor(n, kRegNs);
   int64_t rm = largestDivisor(m, kRegMs);
-  // One row at a time is latency-bound; only a single-row product takes it.
-  if (rm == 1 && m != 1)
+  // One row at a time is latency-bound, and a single-row product (a batch-1
+  // fully connected layer) is left to the loop lowering too: its 1 x 32
+  // tile's `vector<1x1>` x `vector<1x32>` contraction sends tfrt-lower-
+  // vectors' unit-dimension patterns into an endless rewrite (the compiler
+  // ran out of memory on MatMul [1, 480] x [480, 128]).
+  if (rm == 1)
     return failure();
   // Cache tiles: multiples of the register tile that divide the shape.
   int64_t mt = cacheTileRows(m, rm);
@@ -746,7 +750,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
     return failure();
   int64_t rn = largestDivisor(n, kRegNs);
   int64_t rm = largestDivisor(m, kRegMs);
-  if (rm == 1 && m != 1)
+  if (rm == 1) // as in vectorizeOne
     return failure();
   std::optional<RowInit> init = matchRowInit(op);
   if (!init)

@@ -7,7 +7,8 @@ input channels, with and without parallel chunks, odd sizes, no top padding;
 and a stem shape that keeps the phase split), and nearest upsamplings fused
 into an elementwise consumer (integer factors 2, 2x3 and 8, which read their
 input at `o floordiv f` and go through tfrt-split-repeated-dims, and a
-1.5x2 one that keeps the index tables). Runs each with ONNX Runtime
+1.5x2 one that keeps the index tables), and MatMuls that select particular
+paths of tfrt-vectorize-matmul and tfrt-async-tile-loops (see MATMULS). Runs each with ONNX Runtime
 (onnxruntime-node, ../ppocr/ort_reference.js) and with tfrt-compile +
 tfrt-run at 1 and 2 threads on the same random inputs, and compares: max
 abs diff <= 1e-4.
@@ -49,6 +50,36 @@ RESIZES = {
     "upsample_8x_add": ([1, 3, 5, 4], [1.0, 1.0, 8.0, 8.0]),
     "upsample_1p5_tables": ([1, 2, 6, 6], [1.0, 1.0, 1.5, 2.0]),
 }
+
+
+# name: (left shape, right shape, right operand a constant initializer);
+# the model is y = MatMul(x, w). Batch-1 fully connected layers (one row:
+# the loop lowering), a classifier whose constant rows are not whole cache
+# lines (packed at compile time, chunks along N, a last column of its own)
+# and a product whose right operand is a run-time input larger than 1 MiB
+# (chunks of at least 128 rows).
+MATMULS = {
+    "matmul_1x480x128_fc": ([1, 480], [480, 128], True),
+    "matmul_1x128x128_fc": ([1, 128], [128, 128], True),
+    "matmul_40x120x6625_classifier": ([40, 120], [120, 6625], True),
+    "matmul_256x512x1024_input_rhs": ([256, 512], [512, 1024], False),
+}
+
+
+def make_matmul_model(path, xs, ws, const, rng):
+    w = (rng.standard_normal(ws) * 0.1).astype(np.float32)
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)]
+    inits = []
+    if const:
+        inits.append(numpy_helper.from_array(w, "w"))
+    else:
+        inputs.append(helper.make_tensor_value_info("w", TensorProto.FLOAT, ws))
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "matmul", inputs,
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [xs[0], ws[1]])],
+        inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return None if const else w
 
 
 def make_resize_model(path, shape, scales):
@@ -157,6 +188,15 @@ def main(argv):
         results.append(check(name, d, model, {
             "x": rng.random(shape, dtype=np.float32),
             "x2": rng.random(out, dtype=np.float32)}))
+    for name, (xs, ws, const) in MATMULS.items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        w = make_matmul_model(model, xs, ws, const, rng)
+        feeds = {"x": rng.random(xs, dtype=np.float32) * 2 - 1}
+        if w is not None:
+            feeds["w"] = w
+        results.append(check(name, d, model, feeds))
     passed = sum(results)
     failed = len(results) - passed
     print("%d passed, %d failed" % (passed, failed))
