@@ -90,10 +90,13 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     8x32: 16 accumulators of 16 lanes). Run
     `loop-invariant-subset-hoisting` afterwards so the accumulator tile is
     carried in registers across the K loop, and `tfrt-lower-vectors` after
-    bufferization. Other matmuls are left to the loop lowering, among them
-    single-row products (batch-1 fully connected layers), whose `vector<1x1>`
-    x `vector<1x32>` contraction tfrt-lower-vectors' unit-dimension
-    patterns would rewrite without end.
+    bufferization. A single-row product (a batch-1 fully connected layer,
+    N a multiple of 16) runs as 1-D vectors instead: blocks of up to 8 x 16
+    columns whose 16-lane accumulators add, for each k, the broadcast x[0,
+    k] times row k of the block (independent chains; the 1 x 32 register
+    tile's `vector<1x1>` x `vector<1x32>` contraction would send
+    tfrt-lower-vectors' unit-dimension patterns into an endless rewrite).
+    Other matmuls are left to the loop lowering.
 
     Packed right operand (`pack-min-rows`): when N is a multiple of 1024
     (a row stride of a multiple of 4 KiB, which maps a 32-column panel of
@@ -261,7 +264,11 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     into the collapsed output, for `tfrt-vectorize-matmul` (which runs next).
     This happens here and not in the graph lowering because elementwise
     fusion would propagate the collapse/expand reshapes through a matmul
-    emitted there and turn it back into a generic.
+    emitted there and turn it back into a generic. On a 1x1 map (a
+    squeeze-excitation layer: one output column) with constant weights the
+    product is turned around: `in[1, C] x w^T[C, M]` with the weights
+    transposed at compile time, a single row of M independent outputs
+    (PP-OCRv4 rec's four SE convs: 152-164 -> 52 us per run on a Xeon).
 
     Before: `linalg.generic` over `tensor<1x96x162x162xf32>`,
     `tensor<24x96x3x3xf32>` into `tensor<1x24x160x160xf32>`.

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tfrt {
@@ -62,8 +63,36 @@ LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
   int64_t m = ranges[kM], c = ranges[kC], p = ranges[kOH] * ranges[kOW];
   Type f32 = xt.getElementType();
   Location loc = op.getLoc();
-  SmallVector<ReassociationIndices> nchw{{0, 1}, {2, 3}};
   rewriter.setInsertionPoint(op);
+  // On a 1x1 map (a squeeze-excitation layer) the product w[M, C] x in[C, 1]
+  // has a single column, a chain of dependent multiply-adds per output.
+  // With constant weights, transpose them at compile time and compute
+  // in[1, C] x w^T[C, M] instead: a single row, whose M outputs are
+  // independent 16-lane accumulators in tfrt-vectorize-matmul. [1, M] and
+  // [M, 1] are the same bytes, so the result expands back unchanged.
+  DenseElementsAttr wAttr;
+  if (p == 1 && f32.isF32() && matchPattern(w, m_Constant(&wAttr))) {
+    SmallVector<float> wt(m * c);
+    auto values = wAttr.getValues<float>();
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < c; ++j)
+        wt[j * m + i] = values[i * c + j];
+    Value wT = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(RankedTensorType::get({c, m}, f32),
+                               ArrayRef<float>(wt)));
+    SmallVector<ReassociationIndices> row{{0}, {1, 2, 3}};
+    Value xr = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({1, c}, f32), x, row);
+    Value orow = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({1, m}, f32), out, row);
+    auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{orow.getType()},
+                                       ValueRange{xr, wT}, ValueRange{orow});
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, op.getResultTypes()[0], mm.getResult(0), row);
+    return success();
+  }
+  SmallVector<ReassociationIndices> nchw{{0, 1}, {2, 3}};
   Value xc = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({c, p}, f32), x, nchw);
   Value wc = tensor::CollapseShapeOp::create(

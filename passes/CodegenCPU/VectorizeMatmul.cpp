@@ -95,11 +95,11 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
     return failure();
   int64_t rn = largestDivisor(n, kRegNs);
   int64_t rm = largestDivisor(m, kRegMs);
-  // One row at a time is latency-bound, and a single-row product (a batch-1
-  // fully connected layer) is left to the loop lowering too: its 1 x 32
-  // tile's `vector<1x1>` x `vector<1x32>` contraction sends tfrt-lower-
-  // vectors' unit-dimension patterns into an endless rewrite (the compiler
-  // ran out of memory on MatMul [1, 480] x [480, 128]).
+  // One row at a time is latency-bound; a single-row product (a batch-1
+  // fully connected layer) is rowOne's: this 1 x 32 tile's `vector<1x1>` x
+  // `vector<1x32>` contraction sends tfrt-lower-vectors' unit-dimension
+  // patterns into an endless rewrite (the compiler ran out of memory on
+  // MatMul [1, 480] x [480, 128]).
   if (rm == 1)
     return failure();
   // Cache tiles: multiples of the register tile that divide the shape.
@@ -916,6 +916,70 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   return success();
 }
 
+/// A single-row product x[1, K] x w[K, N] (a batch-1 fully connected
+/// layer) as 1-D vectors: for each block of up to 8 x 16 columns, 16-lane
+/// accumulators start from the init, and each k adds the broadcast x[0, k]
+/// times row k of the block. The accumulators are independent chains, so
+/// the block keeps both FMA ports busy; the generic register tile would
+/// contract `vector<1x1>` with `vector<1x32>`, which tfrt-lower-vectors'
+/// unit-dimension patterns rewrite without end.
+LogicalResult rowOne(RewriterBase &rewriter, linalg::MatmulOp op) {
+  auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
+  constexpr int64_t lanes = 16;
+  if (m != 1 || n % lanes || k < 1)
+    return failure();
+  int64_t vecs = largestDivisor(n / lanes, {8, 4, 2, 1});
+  int64_t block = vecs * lanes;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  auto vecType = VectorType::get({lanes}, f32);
+  auto cst = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
+  Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
+  Value x = op.getInputs()[0], w = op.getInputs()[1];
+  auto blocks = scf::ForOp::create(
+      rewriter, loc, c0, cst(rewriter, n), cst(rewriter, block),
+      ValueRange{op.getOutputs()[0]},
+      [&](OpBuilder &b, Location l, Value col, ValueRange outIter) {
+        SmallVector<Value> cols, accs;
+        for (int64_t i = 0; i < vecs; ++i) {
+          cols.push_back(arith::AddIOp::create(b, l, col, cst(b, i * lanes)));
+          accs.push_back(vector::TransferReadOp::create(
+              b, l, vecType, outIter[0], ValueRange{c0, cols.back()}, zero,
+              ArrayRef<bool>{true}));
+        }
+        auto kLoop = scf::ForOp::create(
+            b, l, c0, cst(b, k), c1, accs,
+            [&](OpBuilder &b, Location l, Value ki, ValueRange kIter) {
+              Value xk = tensor::ExtractOp::create(b, l, x, ValueRange{c0, ki});
+              Value xv = vector::BroadcastOp::create(b, l, vecType, xk);
+              SmallVector<Value> next;
+              for (int64_t i = 0; i < vecs; ++i) {
+                Value wv = vector::TransferReadOp::create(
+                    b, l, vecType, w, ValueRange{ki, cols[i]}, zero,
+                    ArrayRef<bool>{true});
+                next.push_back(vector::FMAOp::create(b, l, xv, wv, kIter[i]));
+              }
+              scf::YieldOp::create(b, l, next);
+            });
+        Value out = outIter[0];
+        for (int64_t i = 0; i < vecs; ++i)
+          out = vector::TransferWriteOp::create(b, l, kLoop.getResult(i), out,
+                                                ValueRange{c0, cols[i]},
+                                                ArrayRef<bool>{true})
+                    .getResult();
+        scf::YieldOp::create(b, l, out);
+      });
+  rewriter.replaceOp(op, blocks.getResults());
+  return success();
+}
+
 struct VectorizeMatmulPass
     : public tfrt::impl::VectorizeMatmulBase<VectorizeMatmulPass> {
   using VectorizeMatmulBase::VectorizeMatmulBase;
@@ -936,6 +1000,8 @@ struct VectorizeMatmulPass
               constPackedOne(rewriter, op, constPackMinBytes, packedConstants)))
         continue;
       if (seedInit && succeeded(seededOne(rewriter, op, prefetchAhead)))
+        continue;
+      if (succeeded(rowOne(rewriter, op)))
         continue;
       (void)vectorizeOne(rewriter, op);
     }

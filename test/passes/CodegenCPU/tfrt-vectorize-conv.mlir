@@ -85,6 +85,33 @@ func.func @conv1x1(%x: tensor<1x8x4x8xf32>, %w: tensor<16x8x1x1xf32>, %o: tensor
 
 // -----
 
+#x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// A 1x1 conv on a 1x1 map with constant weights (a squeeze-excitation
+// layer) becomes the single-row product in[1, C] x w^T[C, M]: the weights
+// [3, 2] = [[1, 2], [3, 4], [5, 6]] transposed at compile time.
+// CHECK-LABEL: func.func @conv1x1_on_1x1
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x1x1xf32>, %[[O:.*]]: tensor<1x3x1x1xf32>)
+// CHECK-DAG: %[[WT:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK-DAG: %[[XR:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2, 3]] : tensor<1x2x1x1xf32> into tensor<1x2xf32>
+// CHECK-DAG: %[[OR:.*]] = tensor.collapse_shape %[[O]] {{\[}}[0], [1, 2, 3]] : tensor<1x3x1x1xf32> into tensor<1x3xf32>
+// CHECK: %[[MM:.*]] = linalg.matmul ins(%[[XR]], %[[WT]] : tensor<1x2xf32>, tensor<2x3xf32>) outs(%[[OR]] : tensor<1x3xf32>)
+// CHECK: tensor.expand_shape %[[MM]] {{\[}}[0], [1, 2, 3]] output_shape [1, 3, 1, 1]
+func.func @conv1x1_on_1x1(%x: tensor<1x2x1x1xf32>, %o: tensor<1x3x1x1xf32>) -> tensor<1x3x1x1xf32> {
+  %w = arith.constant dense<[[[[1.0]], [[2.0]]], [[[3.0]], [[4.0]]], [[[5.0]], [[6.0]]]]> : tensor<3x2x1x1xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x1xf32>, tensor<3x2x1x1xf32>) outs(%o : tensor<1x3x1x1xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x1x1xf32>
+  return %r : tensor<1x3x1x1xf32>
+}
+
+// -----
+
 #x2 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
 #x = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>

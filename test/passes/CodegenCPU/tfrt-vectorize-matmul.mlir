@@ -42,3 +42,22 @@ func.func @odd(%a: tensor<12x96xf32>, %b: tensor<96x48xf32>, %c: tensor<12x48xf3
   %r = linalg.matmul ins(%a, %b : tensor<12x96xf32>, tensor<96x48xf32>) outs(%c : tensor<12x48xf32>) -> tensor<12x48xf32>
   return %r : tensor<12x48xf32>
 }
+
+// -----
+
+// A single-row product (a batch-1 fully connected layer) runs as 1-D
+// 16-lane accumulators, 8 of them for 128 columns: each k broadcasts x[0, k]
+// and adds it times row k of the block; no vector<1x...> contraction.
+// CHECK-LABEL: func.func @single_row
+// CHECK: scf.for %[[COL:.*]] = %c0 to %c256 step %c128 iter_args(%[[OUT:.*]] = %arg2) -> (tensor<1x256xf32>)
+// CHECK-COUNT-8: vector.transfer_read %[[OUT]]{{.*}} : tensor<1x256xf32>, vector<16xf32>
+// CHECK: scf.for %[[K:.*]] = %c0 to %c40 step %c1 iter_args
+// CHECK: %[[XK:.*]] = tensor.extract %arg0[%c0, %[[K]]] : tensor<1x40xf32>
+// CHECK: %[[XV:.*]] = vector.broadcast %[[XK]] : f32 to vector<16xf32>
+// CHECK-COUNT-8: vector.fma %[[XV]], %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT: vector.contract
+// CHECK-COUNT-8: vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x256xf32>
+func.func @single_row(%x: tensor<1x40xf32>, %w: tensor<40x256xf32>, %o: tensor<1x256xf32>) -> tensor<1x256xf32> {
+  %r = linalg.matmul ins(%x, %w : tensor<1x40xf32>, tensor<40x256xf32>) outs(%o : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %r : tensor<1x256xf32>
+}
