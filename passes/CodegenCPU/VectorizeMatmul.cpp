@@ -573,19 +573,20 @@ LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
     return failure();
   Value &packed = packedConstants[cst];
   if (!packed) {
+    // packPanels packs a constant (or a static slice of one, here its
+    // whole panels) at compile time.
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(cst);
-    SmallVector<float> values(attr.getValues<float>());
-    SmallVector<float> out(panels * k * kPanel);
-    for (int64_t p = 0; p < panels; ++p)
-      for (int64_t i = 0; i < k; ++i)
-        for (int64_t j = 0; j < kPanel; ++j)
-          out[(p * k + i) * kPanel + j] = values[i * width + p * kPanel + j];
-    auto packedType =
-        RankedTensorType::get({panels, k, kPanel}, rewriter.getF32Type());
-    packed = arith::ConstantOp::create(
-        rewriter, cst.getLoc(),
-        DenseElementsAttr::get(packedType, ArrayRef<float>(out)));
+    rewriter.setInsertionPointAfter(cst);
+    auto whole = tensor::ExtractSliceOp::create(
+        rewriter, cst.getLoc(), cst.getResult(),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                               rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(k),
+                               rewriter.getIndexAttr(panels * kPanel)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                               rewriter.getIndexAttr(1)});
+    packed = packPanels(rewriter, cst.getLoc(), whole, kPanel, 1);
+    rewriter.eraseOp(whole);
   }
   rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
