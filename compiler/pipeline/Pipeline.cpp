@@ -75,13 +75,18 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     tile.minChunkCost = opts.parallelMinChunkCost;
     tile.maxChunks = opts.parallelMaxChunks;
     tile.costPerByte = 1;
+    tile.epilogues = opts.fuseEpilogues;
     pm.addNestedPass<func::FuncOp>(createAsyncTileLoops(tile));
   }
   if (opts.optLevel >= 1 && opts.cpuKernels) {
     pm.addNestedPass<func::FuncOp>(createVectorizeConv());
     pm.addNestedPass<func::FuncOp>(createSplitMatmulColumns());
-    pm.addNestedPass<func::FuncOp>(createVectorizeMatmul());
-    pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise());
+    VectorizeMatmulOptions matmul;
+    matmul.epilogues = opts.fuseEpilogues;
+    pm.addNestedPass<func::FuncOp>(createVectorizeMatmul(matmul));
+    VectorizeDepthwiseOptions depthwise;
+    depthwise.epilogues = opts.fuseEpilogues;
+    pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise(depthwise));
     pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose());
     pm.addNestedPass<func::FuncOp>(createVectorizeReductions());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"

@@ -43,6 +43,11 @@ struct PipelineOptions {
   /// (tfrt-flush-denormals): x86 cores take a slow microcode assist on
   /// every instruction that reads one.
   bool flushDenormals = true;
+  /// Apply the elementwise consumer of a 1x1 conv or matmul to its register
+  /// tiles before they are stored (tfrt-async-tile-loops and
+  /// tfrt-vectorize-matmul `epilogues`), instead of a second pass over the
+  /// output.
+  bool fuseEpilogues = true;
   /// The linalg phase prepares CPU kernels (tiling and vectorisation of
   /// matmuls); false when another target (CUDA) maps the linalg ops itself.
   bool cpuKernels = true;

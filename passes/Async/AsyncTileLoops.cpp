@@ -153,6 +153,45 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
   return std::nullopt;
 }
 
+/// The elementwise consumer of a matmul, 1x1 or depthwise convolution that
+/// splits along with it (`epilogues`): the only user of `op`'s result, an
+/// all-parallel generic in the same block with one result of the same type,
+/// as many loops as the result has dimensions, and identity maps on that
+/// result and on its own init. tfrt-vectorize-matmul (-depthwise) can then
+/// apply it to the register tiles of each chunk before they are stored.
+linalg::GenericOp epilogueConsumer(linalg::LinalgOp op) {
+  bool direct = isa<linalg::MatmulOp, linalg::DepthwiseConv2DNchwChwOp>(
+      op.getOperation());
+  if (!direct && !(isConv2DGeneric(op) && op.getStaticLoopRanges()[5] == 1 &&
+                   op.getStaticLoopRanges()[6] == 1))
+    return {};
+  if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return {};
+  Value result = op->getResult(0);
+  auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  auto type = cast<RankedTensorType>(result.getType());
+  if (!consumer || consumer->getBlock() != op->getBlock() ||
+      !consumer.hasPureTensorSemantics() || consumer.getNumDpsInits() != 1 ||
+      consumer->getNumResults() != 1 ||
+      consumer->getResult(0).getType() != type ||
+      consumer.getNumLoops() != (unsigned)type.getRank() ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      !consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0))
+           .isIdentity())
+    return {};
+  // Each result dimension one of the producer's loops (a depthwise conv's
+  // loops run (n, oh, ow, c, kh, kw)).
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!out.isProjectedPermutation(/*allowZeroInResults=*/false) ||
+      out.getNumResults() != (unsigned)type.getRank())
+    return {};
+  for (OpOperand *in : consumer.getDpsInputOperands())
+    if (in->get() == result &&
+        !consumer.getMatchingIndexingMap(in).isIdentity())
+      return {};
+  return consumer;
+}
+
 struct AsyncTileLoopsPass
     : public tfrt::impl::AsyncTileLoopsBase<AsyncTileLoopsPass> {
   using AsyncTileLoopsBase::AsyncTileLoopsBase;
@@ -176,15 +215,27 @@ struct AsyncTileLoopsPass
           candidates.push_back(linalgOp);
 
     IRRewriter rewriter(&getContext());
+    // Matmuls and 1x1 convs with an elementwise consumer first, so that the
+    // producer of their init (a fill or a bias broadcast) is still whole
+    // and joins the chunks.
+    llvm::DenseSet<Operation *> erased;
+    if (epilogues) {
+      for (linalg::LinalgOp op : candidates) {
+        linalg::GenericOp consumer = epilogueConsumer(op);
+        if (!consumer)
+          continue;
+        if (!erased.contains(op.getOperation()))
+          splitWithEpilogue(rewriter, op, consumer, erased);
+      }
+      llvm::erase_if(candidates, [&](linalg::LinalgOp op) {
+        return erased.contains(op.getOperation());
+      });
+    }
     for (linalg::LinalgOp op : candidates) {
       if (llvm::any_of(op.getStaticLoopRanges(),
                        [](int64_t r) { return ShapedType::isDynamic(r); }))
         continue;
-      // Work or traffic, whichever takes longer: memory-bound loops (fills,
-      // copies, elementwise chains) are worth splitting by their bytes.
-      int64_t cost = std::max(
-          tfrt::async::estimateCost(op),
-          costPerByte > 0 ? tfrt::async::bytesMoved(op) * costPerByte : 0);
+      int64_t cost = costOf(op);
       if (cost < minCost)
         continue;
       std::optional<Split> split = chooseSplit(
@@ -205,6 +256,85 @@ struct AsyncTileLoopsPass
       rewriter.replaceOp(op, tiled->replacements);
       ++numSplit;
     }
+  }
+
+  /// The cost of `op`: work or traffic, whichever takes longer (memory-bound
+  /// loops such as fills, copies and elementwise chains are worth splitting
+  /// by their bytes).
+  int64_t costOf(linalg::LinalgOp op) {
+    return std::max(tfrt::async::estimateCost(op),
+                    costPerByte > 0 ? tfrt::async::bytesMoved(op) * costPerByte
+                                    : 0);
+  }
+
+  /// Splits `consumer` as `op` would be split and computes `op` (with the
+  /// fill or broadcast that produces its init) inside each chunk. Returns
+  /// false, changing nothing, when `op` stays sequential. Adds the ops it
+  /// erases to `erased`.
+  bool splitWithEpilogue(IRRewriter &rewriter, linalg::LinalgOp op,
+                         linalg::GenericOp consumer,
+                         llvm::DenseSet<Operation *> &erased) {
+    if (llvm::any_of(op.getStaticLoopRanges(),
+                     [](int64_t r) { return ShapedType::isDynamic(r); }))
+      return false;
+    int64_t cost = costOf(op);
+    if (cost < minCost)
+      return false;
+    std::optional<Split> split = chooseSplit(op, cost, minChunkCost, maxChunks,
+                                             matmulReuseBytes, matmulReuseRows);
+    if (!split)
+      return false;
+    // The consumer's loop over the result dimension that the split loop
+    // indexes.
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    std::optional<unsigned> dim =
+        out.getResultPosition(getAffineDimExpr(split->dim, op.getContext()));
+    if (!dim)
+      return false;
+    SmallVector<OpFoldResult> sizes(consumer.getNumLoops(),
+                                    rewriter.getIndexAttr(0));
+    sizes[*dim] = rewriter.getIndexAttr(split->tile);
+    scf::SCFTilingOptions tiling;
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    tiling.setTileSizes(sizes);
+    Operation *initProducer = op.getDpsInitOperand(0)->get().getDefiningOp();
+    if (!isa_and_nonnull<linalg::FillOp, linalg::GenericOp>(initProducer))
+      initProducer = nullptr;
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          Operation *owner = producer.getOwner();
+          if (owner == op.getOperation() ||
+              (initProducer && owner == initProducer))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rewriter.setInsertionPoint(consumer);
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(consumer.getOperation()), options);
+    if (failed(fused))
+      return false;
+    rewriter.replaceOp(consumer,
+                       fused->replacements.lookup(consumer->getResult(0)));
+    erased.insert(consumer);
+    // The fusion leaves the slices it replaced; then the originals go.
+    for (Operation *original : {op.getOperation(), initProducer}) {
+      if (!original)
+        continue;
+      for (Operation *user : llvm::make_early_inc_range(original->getUsers()))
+        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+          rewriter.eraseOp(user);
+      if (original->use_empty()) {
+        erased.insert(original);
+        rewriter.eraseOp(original);
+      }
+    }
+    ++numSplit;
+    ++numEpilogues;
+    return true;
   }
 };
 } // namespace

@@ -44,6 +44,15 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     whose kernel equals its stride (loops `(n, m, ih, kh, c, iw, kw)`) is
     split along input rows: chunks of output channels would each read all
     of the input.
+    With `epilogues` (default on), the elementwise consumer of a matmul, a
+    1x1 conv or a depthwise conv (its result's only user: an all-parallel `linalg.generic` that
+    reads it and writes its own init through identity maps, such as a
+    folded BatchNorm's activation) is split the way the producer would be,
+    and the producer, with the fill or bias broadcast of its init, is
+    computed inside each chunk (`scf::tileConsumerAndFuseProducersUsingSCF`):
+    tfrt-vectorize-matmul and tfrt-vectorize-depthwise can then apply the
+    consumer to each register tile before it is stored, instead of a second
+    pass over the output.
 
     Before:
     ```mlir
@@ -76,12 +85,19 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     Option<"matmulReuseRows", "matmul-reuse-rows", "int64_t",
            /*default=*/"128",
            "The fewest rows of such a matmul's chunk (a multiple of 8)">,
+    Option<"epilogues", "epilogues", "bool", /*default=*/"true",
+           "Split the elementwise consumer of a matmul, 1x1 or depthwise conv along "
+           "with it, computing the producer (and the fill or broadcast of "
+           "its init) inside each chunk">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect"];
   let statistics = [
     Statistic<"numSplit", "num-split", "Ops split into parallel chunks">,
+    Statistic<"numEpilogues", "num-epilogues",
+              "Elementwise consumers split along with their matmul or 1x1 "
+              "conv">,
   ];
 }
 

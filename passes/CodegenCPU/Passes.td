@@ -161,6 +161,9 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
            "cache lines (W % 16 != 0) and that has at least this many bytes "
            "into [W / 32, K, 32] panels at compile time, also for a matmul "
            "on a 32-aligned column slice of it (0: never)">,
+    Option<"epilogues", "epilogues", "bool", /*default=*/"true",
+           "Apply the elementwise consumer of a seeded matmul (in the same "
+           "block) to each register tile before it is stored">,
     Option<"prefetchAhead", "prefetch-ahead", "int64_t", /*default=*/"64",
            "Seeded matmuls with N >= 4096 and K <= 64: prefetch the right "
            "operand's row k this many columns ahead of the first register "
@@ -383,6 +386,10 @@ def VectorizeConvTranspose
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
            "f32 lanes of one vector">,
+    Option<"epilogues", "epilogues", "bool", /*default=*/"true",
+           "Apply the elementwise consumer of a depthwise conv whose "
+           "accumulators start from a fill or bias (in the same block) to "
+           "each accumulator vector before it is written">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
@@ -409,6 +416,18 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     scalar or bias element and the init is neither computed nor read.
     Strides up to 4 and any dilation; reads that the input's padding does
     not cover are masked (not in bounds).
+    With `epilogues` (default on), when the kernel has at most 16 taps
+    (a 5x5 kernel's weights already fill most vector registers: det's 5x5
+    depthwise convs ran 15-30% slower with the epilogue's values as well),
+    the accumulators start from such
+    an init and the op's only user is an elementwise consumer in the same
+    block (an all-parallel `linalg.generic` of the same shape reading it and
+    writing its own init through identity maps and not reading that init;
+    other inputs scalars, per-channel values or tensors of the same shape;
+    tfrt-async-tile-loops splits it along with the op), the consumer's body
+    runs on each accumulator vector before it is written, into the
+    consumer's destination, and the consumer's own pass over the output
+    goes (the folded BatchNorm and HardSwish after det's depthwise convs).
 
     Before: `linalg.depthwise_conv_2d_nchw_chw {strides = dense<1>}
     ins(%x, %w : tensor<1x8x18x34xf32>, tensor<8x3x3xf32>)
@@ -419,6 +438,10 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
            "f32 lanes of one vector">,
+    Option<"epilogues", "epilogues", "bool", /*default=*/"true",
+           "Apply the elementwise consumer of a depthwise conv whose "
+           "accumulators start from a fill or bias (in the same block) to "
+           "each accumulator vector before it is written">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

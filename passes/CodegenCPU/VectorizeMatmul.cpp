@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
 #include "passes/StaticForall.h"
@@ -743,7 +744,7 @@ constexpr int64_t kPrefetchMaxK = 64;
 /// broadcast of the fill value or of the bias elements instead of reading
 /// an output that a separate pass filled first; that pass goes.
 LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
-                        int64_t prefetchAhead) {
+                        int64_t prefetchAhead, bool epilogues) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
@@ -759,11 +760,24 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   if (init->bias && init->bias.getParentRegion() != op->getParentRegion() &&
       !init->bias.getParentRegion()->isAncestor(op->getParentRegion()))
     return failure();
+  // An elementwise consumer in the same block runs on each tile before it
+  // is stored (not when the init comes through the shared output of the
+  // enclosing scf.forall, whose producer would then stay).
+  std::optional<tfrt::Epilogue> epilogue;
+  if (epilogues && !isa<scf::ForallOp>(init->producerInit->getOwner()) &&
+      !init->offset)
+    epilogue = tfrt::matchEpilogue(op.getResult(0), rn);
   int64_t mt = cacheTileRows(m, rm);
   int64_t nt = largestDivisor(n, {256, 128, 64, 32, 16});
   Location loc = op.getLoc();
   Value lhs = op.getInputs()[0], rhs = op.getInputs()[1];
-  rewriter.setInsertionPoint(op);
+  // With an epilogue the loops replace its consumer, whose operands are
+  // defined before it.
+  rewriter.setInsertionPoint(epilogue ? epilogue->generic.getOperation()
+                                      : op.getOperation());
+  tfrt::EpilogueOperands epilogueOperands;
+  if (epilogue)
+    epilogueOperands = tfrt::prepareEpilogue(rewriter, loc, *epilogue);
   Type f32 = rewriter.getF32Type();
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -835,6 +849,9 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
                                                   mapsAttr, iters);
           scf::YieldOp::create(b, l, r);
         });
+    if (epilogue)
+      return tfrt::applyEpilogue(b, l, *epilogue, epilogueOperands,
+                                 kLoop.getResult(0), out, mi, col);
     return vector::TransferWriteOp::create(b, l, kLoop.getResult(0), out,
                                            ValueRange{mi, col},
                                            ArrayRef<bool>{true, true})
@@ -844,9 +861,12 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
                            init->producerInit->get().getDefiningOp())
                            .getDpsInits()[0];
   // The loops write every element of the op's init without reading it: the
-  // producer's destination replaces the producer.
+  // producer's destination replaces the producer. With an epilogue they
+  // write its consumer's destination instead, and the init goes.
   bool direct = init->producerInit->getOwner() == op.getOperation();
-  Value dest = direct ? producerDest : op.getOutputs()[0];
+  Value dest = epilogue ? epilogueOperands.dest
+               : direct ? producerDest
+                        : op.getOutputs()[0];
   // One mt x nt block: rm rows at a time, each over the block's columns.
   auto block = [&](OpBuilder &b, Location l, Value mb, Value nb, Value iter,
                    bool prefetchFirstRows) -> Value {
@@ -910,6 +930,11 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
             });
         scf::YieldOp::create(b, l, innerLoop.getResult(0));
       });
+  if (epilogue) {
+    tfrt::finishEpilogue(rewriter, *epilogue, blocks.getResult(0));
+    rewriter.eraseOp(op);
+    return success();
+  }
   if (!direct)
     rewriter.modifyOpInPlace(init->producerInit->getOwner(),
                              [&] { init->producerInit->set(producerDest); });
@@ -1000,7 +1025,8 @@ struct VectorizeMatmulPass
       if (succeeded(
               constPackedOne(rewriter, op, constPackMinBytes, packedConstants)))
         continue;
-      if (seedInit && succeeded(seededOne(rewriter, op, prefetchAhead)))
+      if (seedInit &&
+          succeeded(seededOne(rewriter, op, prefetchAhead, epilogues)))
         continue;
       if (succeeded(rowOne(rewriter, op)))
         continue;

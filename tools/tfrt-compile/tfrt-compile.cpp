@@ -140,6 +140,12 @@ cl::opt<bool> flushDenormalsOpt(
              "same sign, which x86 cores otherwise read through a slow "
              "microcode assist (default on; =false keeps them)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fuseEpiloguesOpt(
+    "fuse-epilogues",
+    cl::desc("Apply the elementwise ops after a 1x1 conv or MatMul to its "
+             "register tiles before they are stored, instead of a second "
+             "pass over the output (default on)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -464,6 +470,7 @@ int main(int argc, char **argv) {
                 "needs --parallel=on");
   popts.profile = profileOpt;
   popts.flushDenormals = flushDenormalsOpt;
+  popts.fuseEpilogues = fuseEpiloguesOpt;
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
   popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 16);

@@ -8,7 +8,9 @@ and a stem shape that keeps the phase split), and nearest upsamplings fused
 into an elementwise consumer (integer factors 2, 2x3 and 8, which read their
 input at `o floordiv f` and go through tfrt-split-repeated-dims, and a
 1.5x2 one that keeps the index tables), and MatMuls that select particular
-paths of tfrt-vectorize-matmul and tfrt-async-tile-loops (see MATMULS). Runs each with ONNX Runtime
+paths of tfrt-vectorize-matmul and tfrt-async-tile-loops (see MATMULS), and
+1x1 convs and MatMuls whose elementwise consumer tfrt-vectorize-matmul
+applies to the register tiles (see EPILOGUES). Runs each with ONNX Runtime
 (onnxruntime-node, ../ppocr/ort_reference.js) and with tfrt-compile +
 tfrt-run at 1 and 2 threads on the same random inputs, and compares: max
 abs diff <= 1e-4.
@@ -64,6 +66,94 @@ MATMULS = {
     "matmul_40x120x6625_classifier": ([40, 120], [120, 6625], True),
     "matmul_256x512x1024_input_rhs": ([256, 512], [512, 1024], False),
 }
+
+
+# name: model builder (graph nodes, inputs, initializers) for 1x1 convs and
+# MatMuls followed by elementwise ops that tfrt-async-tile-loops splits
+# along with them and tfrt-vectorize-matmul applies to the register tiles:
+# outputs 32-column aligned (tiles addressed as image rows), not aligned
+# with a contiguous destination (viewed as [M, H*W]), written into the
+# padded input of a depthwise conv (not fused: the rows are not contiguous),
+# a residual input of the output's shape, per-channel constants, a
+# transcendental (Sigmoid), a MatMul scaled per row by a run-time input, and
+# depthwise convs (tfrt-vectorize-depthwise) with an activation, per-channel
+# and scalar constants, a stride of 2, a residual input and a tail vector.
+def epilogue_cases(rng):
+    def t(name, shape):
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+    def const(name, shape, scale=0.3):
+        return numpy_helper.from_array(
+            (rng.standard_normal(shape) * scale).astype(np.float32), name)
+
+    def conv(x, w, b, y):
+        return helper.make_node("Conv", [x, w, b] if b else [x, w], [y],
+                                kernel_shape=[1, 1])
+
+    cases = {}
+    cases["pw_affine_hswish_16to32_320x320"] = (
+        [conv("x", "w", "b", "c"),
+         helper.make_node("Mul", ["c", "s"], ["cs"]),
+         helper.make_node("Add", ["cs", "t"], ["ct"]),
+         helper.make_node("HardSwish", ["ct"], ["h"]),
+         helper.make_node("Mul", ["h", "k"], ["y"])],
+        {"x": [1, 16, 320, 320]}, [1, 32, 320, 320],
+        [const("w", [32, 16, 1, 1]), const("b", [32]),
+         const("s", [1, 32, 1, 1]), const("t", [1, 32, 1, 1]),
+         numpy_helper.from_array(np.array(0.75, dtype=np.float32), "k")])
+    cases["pw_residual_relu_32to64_40x40"] = (
+        [conv("x", "w", "b", "c"),
+         helper.make_node("Add", ["c", "x2"], ["a"]),
+         helper.make_node("Relu", ["a"], ["y"])],
+        {"x": [1, 32, 40, 40], "x2": [1, 64, 40, 40]}, [1, 64, 40, 40],
+        [const("w", [64, 32, 1, 1]), const("b", [64])])
+    cases["pw_swish_24to48_20x20"] = (
+        [conv("x", "w", None, "c"),
+         helper.make_node("Sigmoid", ["c"], ["g"]),
+         helper.make_node("Mul", ["c", "g"], ["y"])],
+        {"x": [1, 24, 20, 20]}, [1, 48, 20, 20], [const("w", [48, 24, 1, 1])])
+    cases["pw_hswish_then_dw_pad_48to96_80x80"] = (
+        [conv("x", "w", "b", "c"),
+         helper.make_node("HardSwish", ["c"], ["h"]),
+         helper.make_node("Conv", ["h", "dw"], ["y"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=96)],
+        {"x": [1, 48, 80, 80]}, [1, 96, 80, 80],
+        [const("w", [96, 48, 1, 1]), const("b", [96]),
+         const("dw", [96, 1, 3, 3])])
+    cases["dw_hswish_affine_48_160x160"] = (
+        [helper.make_node("Conv", ["x", "dw", "b"], ["c"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=48),
+         helper.make_node("HardSwish", ["c"], ["h"]),
+         helper.make_node("Mul", ["h", "s"], ["hs"]),
+         helper.make_node("Add", ["hs", "t"], ["y"])],
+        {"x": [1, 48, 160, 160]}, [1, 48, 160, 160],
+        [const("dw", [48, 1, 3, 3]), const("b", [48]),
+         const("s", [1, 48, 1, 1]),
+         numpy_helper.from_array(np.array(0.25, dtype=np.float32), "t")])
+    cases["dw_s2_relu_residual_32_41x37"] = (
+        [helper.make_node("Conv", ["x", "dw", "b"], ["c"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], strides=[2, 2], group=32),
+         helper.make_node("Add", ["c", "x2"], ["a"]),
+         helper.make_node("Relu", ["a"], ["y"])],
+        {"x": [1, 32, 41, 37], "x2": [1, 32, 21, 19]}, [1, 32, 21, 19],
+        [const("dw", [32, 1, 3, 3]), const("b", [32])])
+    cases["matmul_row_scale_relu_256x128x512"] = (
+        [helper.make_node("MatMul", ["x", "w"], ["m"]),
+         helper.make_node("Mul", ["m", "r"], ["mr"]),
+         helper.make_node("Relu", ["mr"], ["y"])],
+        {"x": [256, 128], "r": [256, 1]}, [256, 512],
+        [const("w", [128, 512], 0.1)])
+    return cases
+
+
+def make_epilogue_model(path, nodes, inputs, out_shape, inits):
+    graph = helper.make_graph(
+        nodes, "epilogue",
+        [helper.make_tensor_value_info(k, TensorProto.FLOAT, v)
+         for k, v in inputs.items()],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)],
+        inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), path)
 
 
 def make_matmul_model(path, xs, ws, const, rng):
@@ -197,6 +287,13 @@ def main(argv):
         if w is not None:
             feeds["w"] = w
         results.append(check(name, d, model, feeds))
+    for name, (nodes, inputs, out_shape, inits) in epilogue_cases(rng).items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        make_epilogue_model(model, nodes, inputs, out_shape, inits)
+        results.append(check(name, d, model, {
+            k: rng.random(v, dtype=np.float32) * 2 - 1 for k, v in inputs.items()}))
     passed = sum(results)
     failed = len(results) - passed
     print("%d passed, %d failed" % (passed, failed))

@@ -1,0 +1,411 @@
+//===- Epilogue.cpp - elementwise consumers applied to register tiles -----===//
+//
+// See Epilogue.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CodegenCPU/Epilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace {
+
+/// [1, M, H, W] <-> [M, H*W].
+SmallVector<ReassociationIndices> imageRows() { return {{0, 1}, {2, 3}}; }
+
+/// Whether the buffer that `t` bufferizes into keeps each [H, W] plane of
+/// its [1, M, H, W] shape contiguous, so that a collapse into [M, H*W] is a
+/// view: slices that keep H and W whole, followed through the shared
+/// outputs of scf.forall and the destinations of ops, down to a fresh
+/// tensor, a constant or a function argument.
+bool planesContiguous(Value t) {
+  for (int depth = 0; depth < 32; ++depth) {
+    if (auto slice = t.getDefiningOp<tensor::ExtractSliceOp>()) {
+      RankedTensorType src = slice.getSourceType(), type = slice.getType();
+      if (src.getRank() != 4 || type.getRank() != 4 || !slice.hasUnitStride() ||
+          type.getDimSize(2) != src.getDimSize(2) ||
+          type.getDimSize(3) != src.getDimSize(3))
+        return false;
+      t = slice.getSource();
+      continue;
+    }
+    if (auto arg = dyn_cast<BlockArgument>(t)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      if (auto forall = dyn_cast<scf::ForallOp>(parent)) {
+        OpOperand *tied = forall.getTiedOpOperand(arg);
+        if (!tied)
+          return false;
+        t = tied->get();
+        continue;
+      }
+      return isa<func::FuncOp>(parent);
+    }
+    Operation *def = t.getDefiningOp();
+    if (isa<tensor::EmptyOp, arith::ConstantOp>(def))
+      return true;
+    if (auto forall = dyn_cast<scf::ForallOp>(def)) {
+      t = forall.getTiedOpOperand(cast<OpResult>(t))->get();
+      continue;
+    }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+      t = dps.getTiedOpOperand(cast<OpResult>(t))->get();
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
+bool isScalar(Type t) { return isa<FloatType, IntegerType>(t); }
+
+/// Whether `op` (in the consumer's body) can run on vectors: an
+/// elementwise-mappable arith/math op without regions or side effects on
+/// scalars, or a scalar constant.
+bool vectorizable(Operation &op) {
+  if (auto cst = dyn_cast<arith::ConstantOp>(op))
+    return isa<FloatAttr, IntegerAttr>(cst.getValue());
+  if (!OpTrait::hasElementwiseMappableTraits(&op) || op.getNumRegions() ||
+      !isMemoryEffectFree(&op))
+    return false;
+  return llvm::all_of(op.getOperandTypes(), isScalar) &&
+         llvm::all_of(op.getResultTypes(), isScalar);
+}
+
+} // namespace
+
+std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
+                                                  int64_t tileColumns) {
+  Operation *producer = product.getDefiningOp();
+  if (!producer || !product.hasOneUse())
+    return std::nullopt;
+  Epilogue e;
+  Value v = product;
+  Operation *user = *v.getUsers().begin();
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user)) {
+    RankedTensorType type = expand.getResultType();
+    if (type.getRank() != 4 || type.getDimSize(0) != 1 ||
+        !type.hasStaticShape() ||
+        expand.getReassociationIndices() != imageRows() || !expand->hasOneUse())
+      return std::nullopt;
+    e.expand = expand;
+    v = expand.getResult();
+    user = *v.getUsers().begin();
+  }
+  auto g = dyn_cast<linalg::GenericOp>(user);
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!g || g->getBlock() != producer->getBlock() ||
+      !g.hasPureTensorSemantics() || g.getNumDpsInits() != 1 ||
+      g->getNumResults() != 1 || g->getResult(0).getType() != type ||
+      g.getNumLoops() != (unsigned)type.getRank() ||
+      g.getNumParallelLoops() != g.getNumLoops() ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+    return std::nullopt;
+  Block *body = g.getBody();
+  if (!g.getMatchingBlockArgument(g.getDpsInitOperand(0)).use_empty())
+    return std::nullopt;
+  for (Operation &op : body->without_terminator())
+    if (!vectorizable(op))
+      return std::nullopt;
+  // Values from outside the body must be scalars (broadcast per tile).
+  bool closed = true;
+  body->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (operand.getParentRegion() != &g.getRegion() &&
+          !isScalar(operand.getType()))
+        closed = false;
+  });
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (!closed || yield.getNumOperands() != 1 ||
+      !yield.getOperand(0).getType().isF32())
+    return std::nullopt;
+
+  unsigned rank = type.getRank(), rowDim = rank == 4 ? 1 : 0;
+  bool wholeInputs = false;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    AffineMap map = g.getMatchingIndexingMap(in);
+    if (in->get() == v) {
+      if (!map.isIdentity())
+        return std::nullopt;
+      e.inputs.push_back(Epilogue::Input::Product);
+      continue;
+    }
+    auto t = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
+      return std::nullopt;
+    if (map.isIdentity() && t == type) {
+      e.inputs.push_back(Epilogue::Input::Whole);
+      wholeInputs = true;
+      continue;
+    }
+    bool perRow = false;
+    for (auto [i, r] : llvm::enumerate(map.getResults())) {
+      if (auto c = dyn_cast<AffineConstantExpr>(r)) {
+        if (c.getValue() != 0 || t.getDimSize(i) != 1)
+          return std::nullopt;
+        continue;
+      }
+      auto d = dyn_cast<AffineDimExpr>(r);
+      if (!d)
+        return std::nullopt;
+      if (d.getPosition() == rowDim && !perRow &&
+          t.getDimSize(i) == type.getDimSize(rowDim)) {
+        perRow = true;
+        continue;
+      }
+      // The unit batch dimension of [1, M, H, W].
+      if (rank == 4 && d.getPosition() == 0 && t.getDimSize(i) == 1)
+        continue;
+      return std::nullopt;
+    }
+    e.inputs.push_back(perRow ? Epilogue::Input::PerRow
+                              : Epilogue::Input::Scalar);
+  }
+  if (rank == 4 && !e.expand) {
+    e.indexing = Epilogue::Indexing::Direct;
+  } else if (rank == 4) {
+    e.width = type.getDimSize(3);
+    if (e.width % tileColumns == 0) {
+      e.indexing = Epilogue::Indexing::Image;
+    } else {
+      // Viewed as [M, H*W]: the destination and the whole inputs must be
+      // views, or bufferization would copy them.
+      if (!planesContiguous(g.getDpsInitOperand(0)->get()))
+        return std::nullopt;
+      if (wholeInputs)
+        for (auto [in, kind] : llvm::zip(g.getDpsInputOperands(), e.inputs))
+          if (kind == Epilogue::Input::Whole && !planesContiguous(in->get()))
+            return std::nullopt;
+    }
+  } else if (rank != 2 || e.expand) {
+    return std::nullopt;
+  }
+  e.generic = g;
+  return e;
+}
+
+tfrt::EpilogueOperands tfrt::prepareEpilogue(OpBuilder &b, Location loc,
+                                             const Epilogue &e) {
+  linalg::GenericOp g = e.generic;
+  bool collapse = e.expand && e.indexing == Epilogue::Indexing::Rows;
+  auto view = [&](Value t) -> Value {
+    return collapse ? tensor::CollapseShapeOp::create(b, loc, t, imageRows())
+                          .getResult()
+                    : t;
+  };
+  EpilogueOperands ops;
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [i, kind] : llvm::enumerate(e.inputs)) {
+    Value t = g.getDpsInputOperand(i)->get();
+    switch (kind) {
+    case Epilogue::Input::Product:
+      ops.inputs.push_back(Value());
+      break;
+    case Epilogue::Input::Scalar: {
+      auto type = cast<RankedTensorType>(t.getType());
+      SmallVector<Value> zeros(type.getRank(), c0);
+      ops.inputs.push_back(tensor::ExtractOp::create(b, loc, t, zeros));
+      break;
+    }
+    case Epilogue::Input::PerRow:
+      ops.inputs.push_back(t);
+      break;
+    case Epilogue::Input::Whole:
+      ops.inputs.push_back(view(t));
+      break;
+    }
+  }
+  ops.dest = view(g.getDpsInitOperand(0)->get());
+  return ops;
+}
+
+namespace {
+
+/// Runs the consumer's body on vectors of `type`: `inputs` are the vectors
+/// of its inputs (in order); scalars from outside the body become splats.
+Value runBody(OpBuilder &b, Location loc, linalg::GenericOp g,
+              ArrayRef<Value> inputs, VectorType type) {
+  MLIRContext *ctx = b.getContext();
+  auto vectorOf = [&](Type t) { return VectorType::get(type.getShape(), t); };
+  IRMapping mapping;
+  Block *body = g.getBody();
+  for (auto [arg, x] : llvm::zip(body->getArguments(), inputs))
+    mapping.map(arg, x);
+  auto lookup = [&](Value v) -> Value {
+    if (Value m = mapping.lookupOrNull(v))
+      return m;
+    Value splat = vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v);
+    mapping.map(v, splat);
+    return splat;
+  };
+  auto contract =
+      arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::contract);
+  for (Operation &op : body->without_terminator()) {
+    // A division by a constant becomes a multiplication by its reciprocal
+    // (a 512-bit division takes as long as a dozen FMAs; the result moves
+    // by at most an ulp).
+    FloatAttr divisor;
+    if (auto div = dyn_cast<arith::DivFOp>(op);
+        div && div.getType().isF32() &&
+        matchPattern(div.getRhs(), m_Constant(&divisor))) {
+      float r = 1.0f / static_cast<float>(divisor.getValueAsDouble());
+      if (std::isfinite(r) && r != 0.0f) {
+        auto vt = vectorOf(b.getF32Type());
+        Value splat = arith::ConstantOp::create(
+            b, loc, vt, DenseElementsAttr::get(vt, b.getF32FloatAttr(r)));
+        mapping.map(div.getResult(),
+                    arith::MulFOp::create(b, loc, lookup(div.getLhs()), splat,
+                                          contract));
+        continue;
+      }
+    }
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      auto vt = vectorOf(cst.getType());
+      Value splat = arith::ConstantOp::create(
+          b, loc, vt,
+          DenseElementsAttr::get(vt, cast<TypedAttr>(cst.getValue())));
+      mapping.map(cst.getResult(), splat);
+      continue;
+    }
+    for (Value operand : op.getOperands())
+      (void)lookup(operand);
+    Operation *clone = b.clone(op, mapping);
+    for (Value r : clone->getResults())
+      r.setType(vectorOf(r.getType()));
+    // Products and sums may fuse into FMAs.
+    if (auto fm = dyn_cast<arith::ArithFastMathInterface>(clone))
+      clone->setAttr(fm.getFastMathAttrName(),
+                     arith::FastMathFlagsAttr::get(
+                         ctx, fm.getFastMathFlagsAttr().getValue() |
+                                  arith::FastMathFlags::contract));
+  }
+  return lookup(body->getTerminator()->getOperand(0));
+}
+
+} // namespace
+
+Value tfrt::applyEpilogue(OpBuilder &b, Location loc, const Epilogue &e,
+                          const EpilogueOperands &operands, Value acc,
+                          Value dest, Value row, Value col) {
+  auto accType = cast<VectorType>(acc.getType());
+  MLIRContext *ctx = b.getContext();
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  // Where the tile lies in the consumer's operands.
+  bool image = e.indexing == Epilogue::Indexing::Image;
+  SmallVector<Value> at = {row, col};
+  AffineMap tileMap;
+  if (image) {
+    Value w = arith::ConstantIndexOp::create(b, loc, e.width);
+    at = {c0, row, arith::DivUIOp::create(b, loc, col, w),
+          arith::RemUIOp::create(b, loc, col, w)};
+    tileMap = AffineMap::get(
+        4, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(3, ctx)}, ctx);
+  } else {
+    tileMap = AffineMap::getMultiDimIdentityMap(2, ctx);
+  }
+  unsigned rowDim = e.expand ? 1 : 0;
+
+  linalg::GenericOp g = e.generic;
+  SmallVector<Value> inputs;
+  for (auto [i, kind] : llvm::enumerate(e.inputs)) {
+    Value t = operands.inputs[i];
+    switch (kind) {
+    case Epilogue::Input::Product:
+      inputs.push_back(acc);
+      break;
+    case Epilogue::Input::Scalar:
+      inputs.push_back(vector::BroadcastOp::create(b, loc, accType, t));
+      break;
+    case Epilogue::Input::PerRow: {
+      // The row's element, broadcast along the tile's columns.
+      AffineMap map = g.getMatchingIndexingMap(g.getDpsInputOperand(i));
+      SmallVector<Value> idx(map.getNumResults(), c0);
+      unsigned rowResult = 0;
+      for (auto [j, r] : llvm::enumerate(map.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(r);
+            d && d.getPosition() == rowDim) {
+          idx[j] = row;
+          rowResult = j;
+        }
+      AffineMap perm = AffineMap::get(
+          map.getNumResults(), 0,
+          {getAffineDimExpr(rowResult, ctx), getAffineConstantExpr(0, ctx)},
+          ctx);
+      inputs.push_back(vector::TransferReadOp::create(
+          b, loc, accType, t, idx, zero, perm, ArrayRef<bool>{true, true}));
+      break;
+    }
+    case Epilogue::Input::Whole:
+      inputs.push_back(vector::TransferReadOp::create(
+          b, loc, accType, t, at, zero, tileMap, ArrayRef<bool>{true, true}));
+      break;
+    }
+  }
+  Value result = runBody(b, loc, g, inputs, accType);
+  return vector::TransferWriteOp::create(b, loc, result, dest, at, tileMap,
+                                         ArrayRef<bool>{true, true})
+      .getResult();
+}
+
+Value tfrt::applyEpilogueDirect(OpBuilder &b, Location loc, const Epilogue &e,
+                                const EpilogueOperands &operands, Value acc,
+                                Value dest, ValueRange at) {
+  auto accType = cast<VectorType>(acc.getType());
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  SmallVector<bool> inBounds(accType.getRank(), true);
+  linalg::GenericOp g = e.generic;
+  SmallVector<Value> inputs;
+  for (auto [i, kind] : llvm::enumerate(e.inputs)) {
+    Value t = operands.inputs[i];
+    switch (kind) {
+    case Epilogue::Input::Product:
+      inputs.push_back(acc);
+      break;
+    case Epilogue::Input::Scalar:
+      inputs.push_back(vector::BroadcastOp::create(b, loc, accType, t));
+      break;
+    case Epilogue::Input::PerRow: {
+      // The channel's element (dimension 1 of the consumer), broadcast.
+      AffineMap map = g.getMatchingIndexingMap(g.getDpsInputOperand(i));
+      SmallVector<Value> idx(map.getNumResults(), c0);
+      for (auto [j, r] : llvm::enumerate(map.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(r); d && d.getPosition() == 1)
+          idx[j] = at[1];
+      inputs.push_back(vector::BroadcastOp::create(
+          b, loc, accType, tensor::ExtractOp::create(b, loc, t, idx)));
+      break;
+    }
+    case Epilogue::Input::Whole:
+      inputs.push_back(vector::TransferReadOp::create(b, loc, accType, t, at,
+                                                      zero, inBounds));
+      break;
+    }
+  }
+  Value result = runBody(b, loc, g, inputs, accType);
+  return vector::TransferWriteOp::create(b, loc, result, dest, at, inBounds)
+      .getResult();
+}
+
+void tfrt::finishEpilogue(RewriterBase &rewriter, const Epilogue &e,
+                          Value result) {
+  linalg::GenericOp g = e.generic;
+  Value replacement = result;
+  if (e.expand && e.indexing == Epilogue::Indexing::Rows)
+    replacement = tensor::ExpandShapeOp::create(
+        rewriter, g.getLoc(), g->getResult(0).getType(), result, imageRows());
+  rewriter.replaceOp(g, replacement);
+  if (e.expand && e.expand->use_empty())
+    rewriter.eraseOp(e.expand);
+}

@@ -1,0 +1,99 @@
+//===- Epilogue.h - elementwise consumers applied to register tiles -------===//
+//
+// The elementwise consumer of a [M, N] product (a matmul, or a 1x1 conv
+// seen as one through the collapse of its [1, M, H, W] output) applied to
+// each register tile of accumulators before the tile is stored: the
+// consumer's body runs on the vectors, its other inputs are read as
+// vectors at the tile's position, and the tile goes straight into the
+// consumer's destination. Used by tfrt-vectorize-matmul.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFRT_PASSES_CODEGENCPU_EPILOGUE_H
+#define TFRT_PASSES_CODEGENCPU_EPILOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace tfrt {
+
+struct Epilogue {
+  /// How the tile's (row, column) of the product address the consumer's
+  /// operands.
+  enum class Indexing {
+    /// The consumer works on [M, N] (or on [1, M, H, W] viewed as [M, H*W]
+    /// through collapses of its operands, which must then be contiguous).
+    Rows,
+    /// [1, M, H, W] addressed as (0, row, col / W, col % W): every register
+    /// tile lies within one output row (W is a multiple of its width).
+    Image,
+    /// The product is itself [N, C, H, W] (a depthwise convolution) and a
+    /// tile is a vector along W at (n, c, h, w) (applyEpilogueDirect).
+    Direct,
+  };
+  /// How one input of the consumer is read for a tile.
+  enum class Input { Product, Scalar, PerRow, Whole };
+
+  mlir::linalg::GenericOp generic;
+  /// The expand of the product into the consumer's [1, M, H, W] shape.
+  mlir::tensor::ExpandShapeOp expand;
+  Indexing indexing = Indexing::Rows;
+  int64_t width = 0;
+  llvm::SmallVector<Input> inputs;
+};
+
+/// The consumer of `product` (the [M, N] result of a matmul, or the
+/// [N, C, H, W] one of a depthwise convolution) that applyEpilogue (or
+/// applyEpilogueDirect) can apply to register tiles of `tileColumns`
+/// columns: the
+/// only user of the product (or of its expand into [1, M, H, W]), in the
+/// same block, an all-parallel `linalg.generic` with identity maps on the
+/// product and on its init, that does not read its init, whose body is
+/// elementwise arith/math on f32 (and i1), and whose other inputs are f32
+/// scalars (all-constant maps), per-row values (a map that yields the row
+/// dimension, the channels of a 4-D consumer, and otherwise zeros or the
+/// unit batch dimension) or tensors of the consumer's shape read through
+/// the identity.
+std::optional<Epilogue> matchEpilogue(mlir::Value product, int64_t tileColumns);
+
+/// The values a tile's epilogue reads and writes, prepared once at the
+/// builder's insertion point (before the tile loops): the consumer's inputs
+/// (collapsed where the indexing needs it) and the destination of the
+/// tiles.
+struct EpilogueOperands {
+  llvm::SmallVector<mlir::Value> inputs;
+  mlir::Value dest;
+};
+EpilogueOperands prepareEpilogue(mlir::OpBuilder &b, mlir::Location loc,
+                                 const Epilogue &e);
+
+/// Applies the consumer to the accumulator tile `acc` (rows `row`..,
+/// columns `col`.. of the product) and writes the result into `dest` (the
+/// tile loops' iteration value of EpilogueOperands::dest); returns the
+/// updated destination.
+mlir::Value applyEpilogue(mlir::OpBuilder &b, mlir::Location loc,
+                          const Epilogue &e, const EpilogueOperands &operands,
+                          mlir::Value acc, mlir::Value dest, mlir::Value row,
+                          mlir::Value col);
+
+/// Applies the consumer (Indexing::Direct) to the 1-D accumulator vector
+/// `acc` at `at` = (n, c, h, w) of the [N, C, H, W] product, the vector
+/// running along w, and writes it into `dest`; returns the updated
+/// destination.
+mlir::Value applyEpilogueDirect(mlir::OpBuilder &b, mlir::Location loc,
+                                const Epilogue &e,
+                                const EpilogueOperands &operands,
+                                mlir::Value acc, mlir::Value dest,
+                                mlir::ValueRange at);
+
+/// Replaces the consumer by `result` (the tile loops' final destination)
+/// and erases the product's expand; the caller erases the product's op.
+void finishEpilogue(mlir::RewriterBase &rewriter, const Epilogue &e,
+                    mlir::Value result);
+
+} // namespace tfrt
+
+#endif // TFRT_PASSES_CODEGENCPU_EPILOGUE_H

@@ -1,0 +1,92 @@
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-tile-loops="min-cost=1000 min-chunk-cost=1000 max-chunks=4" | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-async-tile-loops="min-cost=1000 min-chunk-cost=1000 max-chunks=4 epilogues=0" | FileCheck %s --check-prefix=OFF
+
+// A 1x1 conv whose output starts as its bias broadcast, followed by a
+// ReLU: the ReLU is split along output channels as the conv would be, and
+// each chunk computes its slice of the bias broadcast, the conv and the
+// ReLU, so that tfrt-vectorize-matmul can apply the ReLU to the conv's
+// register tiles. Without `epilogues` the conv and the ReLU are split on
+// their own, the ReLU reading the conv's whole result.
+// CHECK-LABEL: func.func @conv_relu
+// CHECK-NOT: linalg.generic
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x32x16x16xf32>
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (32) step (16) shared_outs(%[[O:.*]] = %[[E]])
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<16xf32>) outs(%{{.*}} : tensor<1x16x16x16xf32>)
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16x16x16xf32>, tensor<16x16x1x1xf32>) outs(%[[B]] : tensor<1x16x16x16xf32>)
+// CHECK: %[[OS:.*]] = tensor.extract_slice %[[O]][0, %[[I]], 0, 0] [1, 16, 16, 16]
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<1x16x16x16xf32>) outs(%[[OS]] : tensor<1x16x16x16xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.parallel_insert_slice %[[R]] into %[[O]][0, %[[I]], 0, 0] [1, 16, 16, 16]
+// CHECK-NOT: scf.forall (
+// OFF-LABEL: func.func @conv_relu
+// OFF: scf.forall
+// OFF: scf.forall
+#bcast = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+func.func @conv_relu(%x: tensor<1x16x16x16xf32>, %w: tensor<32x16x1x1xf32>, %bias: tensor<32xf32>) -> tensor<1x32x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %b = linalg.generic {indexing_maps = [#bcast, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<32xf32>) outs(%e : tensor<1x32x16x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x32x16x16xf32>
+  %c = linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x16x16x16xf32>, tensor<32x16x1x1xf32>) outs(%b : tensor<1x32x16x16xf32>) {
+  ^bb0(%i: f32, %k: f32, %o: f32):
+    %p = arith.mulf %i, %k : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x16x16xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x32x16x16xf32>) outs(%e : tensor<1x32x16x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %y = arith.maximumf %in, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<1x32x16x16xf32>
+  return %r : tensor<1x32x16x16xf32>
+}
+
+// -----
+
+// A matmul with a zero fill as its init and an elementwise consumer that
+// also reads a per-row input: the fill joins the chunks (of rows) too.
+// A matmul with two users keeps its consumer apart.
+// CHECK-LABEL: func.func @matmul_scale
+// CHECK: scf.forall (%{{.*}}) = (0) to (256) step (64)
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x64xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x64xf32>, tensor<64x64xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x64xf32>, tensor<64x1xf32>)
+// CHECK-NOT: scf.forall (
+// CHECK-LABEL: func.func @two_users
+// CHECK: scf.forall
+// CHECK: linalg.matmul
+// CHECK: scf.forall
+// CHECK: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0, 0)>
+func.func @matmul_scale(%a: tensor<256x64xf32>, %b: tensor<64x64xf32>, %s: tensor<256x1xf32>) -> tensor<256x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x64xf32>) outs(%f : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%m, %s : tensor<256x64xf32>, tensor<256x1xf32>) outs(%e : tensor<256x64xf32>) {
+  ^bb0(%in: f32, %sv: f32, %o: f32):
+    %y = arith.mulf %in, %sv : f32
+    linalg.yield %y : f32
+  } -> tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+
+func.func @two_users(%a: tensor<256x64xf32>, %b: tensor<64x64xf32>) -> (tensor<256x64xf32>, tensor<256x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x64xf32>) outs(%f : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<256x64xf32>) outs(%e : tensor<256x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %y = arith.maximumf %in, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<256x64xf32>
+  return %r, %m : tensor<256x64xf32>, tensor<256x64xf32>
+}
