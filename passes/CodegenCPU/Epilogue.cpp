@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 
@@ -180,12 +181,19 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
     } else {
       // Viewed as [M, H*W]: the destination and the whole inputs must be
       // views, or bufferization would copy them.
-      if (!planesContiguous(g.getDpsInitOperand(0)->get()))
-        return std::nullopt;
-      if (wholeInputs)
+      bool contiguous = planesContiguous(g.getDpsInitOperand(0)->get());
+      if (contiguous && wholeInputs)
         for (auto [in, kind] : llvm::zip(g.getDpsInputOperands(), e.inputs))
           if (kind == Epilogue::Input::Whole && !planesContiguous(in->get()))
-            return std::nullopt;
+            contiguous = false;
+      if (!contiguous) {
+        // Tiles that cross a row end are written piecewise (the interior
+        // of a padded tensor); whole inputs would need the same pieces.
+        if (wholeInputs)
+          return std::nullopt;
+        e.indexing = Epilogue::Indexing::ImageSplit;
+        e.tileColumns = tileColumns;
+      }
     }
   } else if (rank != 2 || e.expand) {
     return std::nullopt;
@@ -302,7 +310,8 @@ Value tfrt::applyEpilogue(OpBuilder &b, Location loc, const Epilogue &e,
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   // Where the tile lies in the consumer's operands.
-  bool image = e.indexing == Epilogue::Indexing::Image;
+  bool image = e.indexing == Epilogue::Indexing::Image ||
+               e.indexing == Epilogue::Indexing::ImageSplit;
   SmallVector<Value> at = {row, col};
   AffineMap tileMap;
   if (image) {
@@ -353,9 +362,57 @@ Value tfrt::applyEpilogue(OpBuilder &b, Location loc, const Epilogue &e,
     }
   }
   Value result = runBody(b, loc, g, inputs, accType);
-  return vector::TransferWriteOp::create(b, loc, result, dest, at, tileMap,
-                                         ArrayRef<bool>{true, true})
-      .getResult();
+  if (e.indexing != Epilogue::Indexing::ImageSplit)
+    return vector::TransferWriteOp::create(b, loc, result, dest, at, tileMap,
+                                           ArrayRef<bool>{true, true})
+        .getResult();
+
+  // The tile starts at a multiple of its width: its column within the row
+  // is a multiple of gcd(width, W). The starts whose tile passes the row's
+  // end each get a case that writes the tile in row pieces (static slices);
+  // the others write it whole.
+  int64_t rn = accType.getDimSize(1), rm = accType.getDimSize(0);
+  int64_t step = std::gcd(rn, e.width);
+  SmallVector<int64_t> starts;
+  for (int64_t c = 0; c < e.width; c += step)
+    if (c + rn > e.width)
+      starts.push_back(c);
+  auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{dest.getType()},
+                                             at[3], starts, starts.size());
+  auto writeAt = [&](OpBuilder &b, Value v, Value out, Value r, Value c) {
+    return vector::TransferWriteOp::create(b, loc, v, out,
+                                           ValueRange{c0, row, r, c}, tileMap,
+                                           ArrayRef<bool>{true, true})
+        .getResult();
+  };
+  {
+    Block &block = switchOp.getDefaultRegion().emplaceBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&block);
+    scf::YieldOp::create(b, loc, writeAt(b, result, dest, at[2], at[3]));
+  }
+  for (auto [i, start] : llvm::enumerate(starts)) {
+    Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&block);
+    Value out = dest;
+    int64_t lane = 0, column = start, rowOffset = 0;
+    while (lane < rn) {
+      int64_t len = std::min(rn - lane, e.width - column);
+      Value piece = vector::ExtractStridedSliceOp::create(
+          b, loc, result, ArrayRef<int64_t>{0, lane},
+          ArrayRef<int64_t>{rm, len}, ArrayRef<int64_t>{1, 1});
+      Value r = arith::AddIOp::create(
+          b, loc, at[2], arith::ConstantIndexOp::create(b, loc, rowOffset));
+      out = writeAt(b, piece, out, r,
+                    arith::ConstantIndexOp::create(b, loc, column));
+      lane += len;
+      column = 0;
+      ++rowOffset;
+    }
+    scf::YieldOp::create(b, loc, out);
+  }
+  return switchOp.getResult(0);
 }
 
 Value tfrt::applyEpilogueDirect(OpBuilder &b, Location loc, const Epilogue &e,

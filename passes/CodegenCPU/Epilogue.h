@@ -30,6 +30,12 @@ struct Epilogue {
     /// [1, M, H, W] addressed as (0, row, col / W, col % W): every register
     /// tile lies within one output row (W is a multiple of its width).
     Image,
+    /// As Image, but W is not a multiple of the tile's width and the
+    /// destination's rows are not contiguous (the interior of a padded
+    /// tensor): a tile that passes the end of its row is written in row
+    /// pieces, one `scf.index_switch` case per such start column. The
+    /// consumer then has no inputs of its own shape.
+    ImageSplit,
     /// The product is itself [N, C, H, W] (a depthwise convolution) and a
     /// tile is a vector along W at (n, c, h, w) (applyEpilogueDirect).
     Direct,
@@ -42,6 +48,8 @@ struct Epilogue {
   mlir::tensor::ExpandShapeOp expand;
   Indexing indexing = Indexing::Rows;
   int64_t width = 0;
+  /// The register tile's columns (ImageSplit).
+  int64_t tileColumns = 0;
   llvm::SmallVector<Input> inputs;
 };
 

@@ -133,6 +133,22 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     accumulators start from a broadcast of the fill value or a broadcasting
     `vector.transfer_read` of the bias elements, and the fill/broadcast
     pass over the output disappears (its destination becomes the init).
+    Epilogues (`epilogues`): when such a seeded matmul's result (or its
+    expand back into a 1x1 conv's [1, M, H, W] output) has one user, an
+    elementwise `linalg.generic` in the same block (tfrt-async-tile-loops
+    splits it along with the conv) that reads the product and writes its
+    own init through identity maps without reading that init, whose other
+    inputs are scalars, per-row (per-channel) values or tensors of its own
+    shape, and whose body is arith/math on scalars, the body runs on each
+    accumulator tile before it is stored (a division by a constant as a
+    multiplication by its reciprocal; `contract` fast-math flags so that
+    LLVM may form FMAs) and the tile goes straight into the consumer's
+    destination, which replaces the consumer: at (row, col / W, col % W)
+    when W is a multiple of the tile's columns; otherwise through
+    [M, H*W] views when the destination's planes are contiguous; otherwise
+    (the interior of a padded tensor, no inputs of the output's shape) with
+    an `scf.index_switch` on the tile's start column whose cases write the
+    tiles that pass a row's end as static row pieces.
     Seeded matmuls with long rows (N >= 4096) and few of them (K <= 64),
     det's 1x1 convs with few input channels on large maps, stream K rows
     of the right operand at once: the first register rows of each cache

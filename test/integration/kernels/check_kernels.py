@@ -73,7 +73,8 @@ MATMULS = {
 # along with them and tfrt-vectorize-matmul applies to the register tiles:
 # outputs 32-column aligned (tiles addressed as image rows), not aligned
 # with a contiguous destination (viewed as [M, H*W]), written into the
-# padded input of a depthwise conv (not fused: the rows are not contiguous),
+# padded input of a depthwise conv (tiles that cross a row end written in
+# pieces: W = 80 and 40),
 # a residual input of the output's shape, per-channel constants, a
 # transcendental (Sigmoid), a MatMul scaled per row by a run-time input, and
 # depthwise convs (tfrt-vectorize-depthwise) with an activation, per-channel
@@ -137,6 +138,14 @@ def epilogue_cases(rng):
          helper.make_node("Relu", ["a"], ["y"])],
         {"x": [1, 32, 41, 37], "x2": [1, 32, 21, 19]}, [1, 32, 21, 19],
         [const("dw", [32, 1, 3, 3]), const("b", [32])])
+    cases["pw_relu_then_dw_pad_64to64_40x40"] = (
+        [conv("x", "w", "b", "c"),
+         helper.make_node("Relu", ["c"], ["h"]),
+         helper.make_node("Conv", ["h", "dw"], ["y"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=64)],
+        {"x": [1, 64, 40, 40]}, [1, 64, 40, 40],
+        [const("w", [64, 64, 1, 1]), const("b", [64]),
+         const("dw", [64, 1, 3, 3])])
     cases["matmul_row_scale_relu_256x128x512"] = (
         [helper.make_node("MatMul", ["x", "w"], ["m"]),
          helper.make_node("Mul", ["m", "r"], ["mr"]),

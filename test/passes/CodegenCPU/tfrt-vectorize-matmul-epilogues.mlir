@@ -134,10 +134,33 @@ func.func @collapsed(%x: tensor<8x1600xf32>, %w: tensor<16x8xf32>, %res: tensor<
 // -----
 
 // The destination is the interior of a padded tensor (its rows are 42
-// floats apart), and W = 40 is not a multiple of the tile: it cannot be
-// viewed as [M, H*W], so the consumer stays a separate pass (reading the
-// product's own output). So does a consumer that reads its init.
+// floats apart), and W = 40 is not a multiple of the tile: a tile starts at
+// a column that is a multiple of 8, and those starting at 16, 24 or 32 pass
+// the end of their row. An scf.index_switch on the start column writes
+// them in two row pieces (static slices of the tile); the others are
+// written whole. With an input of the output's shape as well, the consumer
+// stays apart (it would need the same pieces), and so does a consumer that
+// reads its init.
+// CHECK: #[[TILE:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
 // CHECK-LABEL: func.func @padded_interior
+// CHECK: %[[INT:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 16, 40, 40] [1, 1, 1, 1] : tensor<1x16x42x42xf32> to tensor<1x16x40x40xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INT]]) -> (tensor<1x16x40x40xf32>)
+// CHECK: %[[H:.*]] = arith.divui %[[COL:.*]], %c40
+// CHECK: %[[W:.*]] = arith.remui %[[COL]], %c40
+// CHECK: %[[Y:.*]] = arith.maximumf
+// CHECK: scf.index_switch %[[W]] -> tensor<1x16x40x40xf32>
+// CHECK: case 16 {
+// CHECK: %[[P0:.*]] = vector.extract_strided_slice %[[Y]] {offsets = [0, 0], sizes = [8, 24], strides = [1, 1]}
+// CHECK: %[[T0:.*]] = vector.transfer_write %[[P0]], %{{.*}}[%c0, %{{.*}}, %[[H]], %c16] {in_bounds = [true, true], permutation_map = #[[TILE]]} : vector<8x24xf32>
+// CHECK: %[[P1:.*]] = vector.extract_strided_slice %[[Y]] {offsets = [0, 24], sizes = [8, 8], strides = [1, 1]}
+// CHECK: %[[H1:.*]] = arith.addi %[[H]], %c1
+// CHECK: vector.transfer_write %[[P1]], %[[T0]][%c0, %{{.*}}, %[[H1]], %c0] {{.*}} : vector<8x8xf32>
+// CHECK: case 24 {
+// CHECK: case 32 {
+// CHECK: default {
+// CHECK: vector.transfer_write %[[Y]], %{{.*}}[%c0, %{{.*}}, %[[H]], %[[W]]] {{.*}} : vector<8x32xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @padded_with_input
 // CHECK: vector.transfer_write %{{.*}} : vector<8x32xf32>, tensor<16x1600xf32>
 // CHECK: linalg.generic
 // CHECK-LABEL: func.func @reads_init
@@ -157,6 +180,25 @@ func.func @padded_interior(%x: tensor<8x1600xf32>, %w: tensor<16x8xf32>) -> tens
   %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex : tensor<1x16x40x40xf32>) outs(%interior : tensor<1x16x40x40xf32>) {
   ^bb0(%in: f32, %out: f32):
     %y = arith.maximumf %in, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<1x16x40x40xf32>
+  %i = tensor.insert_slice %r into %pf[0, 0, 1, 1] [1, 16, 40, 40] [1, 1, 1, 1] : tensor<1x16x40x40xf32> into tensor<1x16x42x42xf32>
+  return %i : tensor<1x16x42x42xf32>
+}
+
+func.func @padded_with_input(%x: tensor<8x1600xf32>, %w: tensor<16x8xf32>, %res: tensor<1x16x40x40xf32>) -> tensor<1x16x42x42xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x40x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x40x40xf32>) -> tensor<1x16x40x40xf32>
+  %c = tensor.collapse_shape %f [[0, 1], [2, 3]] : tensor<1x16x40x40xf32> into tensor<16x1600xf32>
+  %m = linalg.matmul ins(%w, %x : tensor<16x8xf32>, tensor<8x1600xf32>) outs(%c : tensor<16x1600xf32>) -> tensor<16x1600xf32>
+  %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 16, 40, 40] : tensor<16x1600xf32> into tensor<1x16x40x40xf32>
+  %padded = tensor.empty() : tensor<1x16x42x42xf32>
+  %pf = linalg.fill ins(%zero : f32) outs(%padded : tensor<1x16x42x42xf32>) -> tensor<1x16x42x42xf32>
+  %interior = tensor.extract_slice %pf[0, 0, 1, 1] [1, 16, 40, 40] [1, 1, 1, 1] : tensor<1x16x42x42xf32> to tensor<1x16x40x40xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %res : tensor<1x16x40x40xf32>, tensor<1x16x40x40xf32>) outs(%interior : tensor<1x16x40x40xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %y = arith.addf %in, %in2 : f32
     linalg.yield %y : f32
   } -> tensor<1x16x40x40xf32>
   %i = tensor.insert_slice %r into %pf[0, 0, 1, 1] [1, 16, 40, 40] [1, 1, 1, 1] : tensor<1x16x40x40xf32> into tensor<1x16x42x42xf32>
