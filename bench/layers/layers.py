@@ -14,9 +14,13 @@ A layer's time is that of the profile entries that carry its node and
 whose FLOPs add up to the layer's (2 per multiply-accumulate): the launch
 that runs the convolution and any tail loops split off from it (the
 compiler shares a kernel's FLOPs between the entries that run it), not its
-padding, copies or epilogue. A layer whose convolution shares its launch
-with other nodes' FLOPs (profiling builds form no task groups, so only
-work fused into one kernel would) is listed as such, without a figure.
+padding, copies or epilogue. A layer whose convolution runs its
+elementwise epilogue in its own kernel (`--fuse-epilogues`: the launch also
+carries the activation's nodes and their FLOPs) is timed by those
+launches whole, epilogue included, against the convolution's FLOPs alone
+(marked "+ epilogue"). A layer whose convolution shares its launch with
+another heavy node (a convolution or matrix product) is listed as such,
+without a figure.
 """
 import argparse
 import itertools
@@ -50,6 +54,8 @@ def dense_convs(path, input_spec):
                 if a.name == "value":
                     weights[n.output[0]] = list(a.t.dims)
     convs = {}
+    heavy = {n.name for n in model.graph.node
+             if n.op_type in ("Conv", "ConvTranspose", "MatMul", "Gemm")}
     for n in model.graph.node:
         if n.op_type != "Conv":
             continue
@@ -69,7 +75,7 @@ def dense_convs(path, input_spec):
             "out": "%dx%d" % (out[2], out[3]),
             "flops": 2 * macs,
         }
-    return convs
+    return convs, heavy
 
 
 def markdown_table(layers, min_pct):
@@ -79,8 +85,9 @@ def markdown_table(layers, min_pct):
     lines = ["| layer | kernel | in -> out channels | output | ms | GFLOP/s | % of peak |",
              "|---|---|---|---|---|---|---|"]
     for r in layers:
-        head = "| %s | %s s%d | %d -> %d | %s |" % (
-            r["layer"].replace("p2o.", ""), r["kernel"], r["stride"], r["cin"],
+        head = "| %s | %s s%d%s | %d -> %d | %s |" % (
+            r["layer"].replace("p2o.", ""), r["kernel"], r["stride"],
+            " + epilogue" if r.get("epilogue") else "", r["cin"],
             r["cout"], r["out"])
         if "pct" in r:
             pct = "%.1f%%" % r["pct"]
@@ -105,11 +112,12 @@ def main():
     ap.add_argument("profiles", nargs="+")
     args = ap.parse_args()
 
-    convs = dense_convs(args.model, args.input)
+    convs, heavy = dense_convs(args.model, args.input)
     peaks = [float(p) for p in args.peaks.split(",") if p]
     peak = statistics.median(peaks)
     times = {n: [] for n in convs}  # ms per run, one per round
     shared = set()
+    fused = set()  # timed with their epilogue
     for path in args.profiles:
         prof = json.load(open(path))
         runs = prof["runs"]
@@ -134,6 +142,15 @@ def main():
                     break
             if found:
                 times[n].append(sum(e["ns"] for e in found) / 1e6 / runs)
+                continue
+            # A fused epilogue: every entry that carries the convolution
+            # carries no other heavy node, and together they carry at least
+            # its FLOPs (the rest are the epilogue's elementwise ones).
+            alone = all(not (set(e["nodes"]) - {n}) & heavy for e in entries)
+            if alone and entries and \
+                    sum(e["flops"] for e in entries) >= convs[n]["flops"]:
+                times[n].append(sum(e["ns"] for e in entries) / 1e6 / runs)
+                fused.add(n)
             elif any(e["flops"] > convs[n]["flops"] for e in entries):
                 shared.add(n)
     rows = []
@@ -145,7 +162,8 @@ def main():
             gflops = c["flops"] / (ms * 1e-3) / 1e9
             row.update(ms=round(ms, 4), round_ms=[round(x, 4) for x in t],
                        gflops=round(gflops, 1),
-                       pct=round(100 * gflops / peak, 1))
+                       pct=round(100 * gflops / peak, 1),
+                       epilogue=n in fused)
         else:
             row["shared"] = n in shared
         rows.append(row)
