@@ -221,10 +221,11 @@ struct AsyncTileLoopsPass
     llvm::DenseSet<Operation *> erased;
     if (epilogues) {
       for (linalg::LinalgOp op : candidates) {
-        linalg::GenericOp consumer = epilogueConsumer(op);
-        if (!consumer)
+        // Ops erased by an earlier split (consumers, init producers) are
+        // not looked at.
+        if (erased.contains(op.getOperation()))
           continue;
-        if (!erased.contains(op.getOperation()))
+        if (linalg::GenericOp consumer = epilogueConsumer(op))
           splitWithEpilogue(rewriter, op, consumer, erased);
       }
       llvm::erase_if(candidates, [&](linalg::LinalgOp op) {
@@ -297,8 +298,11 @@ struct AsyncTileLoopsPass
     scf::SCFTilingOptions tiling;
     tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     tiling.setTileSizes(sizes);
+    // The init's producer joins the chunks when only `op` reads it (a copy
+    // in the chunks would otherwise repeat its work for the other users).
     Operation *initProducer = op.getDpsInitOperand(0)->get().getDefiningOp();
-    if (!isa_and_nonnull<linalg::FillOp, linalg::GenericOp>(initProducer))
+    if (!isa_and_nonnull<linalg::FillOp, linalg::GenericOp>(initProducer) ||
+        !initProducer->hasOneUse())
       initProducer = nullptr;
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);

@@ -90,3 +90,30 @@ func.func @two_users(%a: tensor<256x64xf32>, %b: tensor<64x64xf32>) -> (tensor<2
   } -> tensor<256x64xf32>
   return %r, %m : tensor<256x64xf32>, tensor<256x64xf32>
 }
+
+// -----
+
+// The fill that the matmul accumulates into is also returned: it stays
+// out of the matmul's chunks (a copy in each chunk would repeat its work;
+// it is split on its own), and the chunks read their slice of it.
+// CHECK-LABEL: func.func @shared_init
+// CHECK: %[[F:.*]] = scf.forall
+// CHECK: linalg.fill
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (256) step (64)
+// CHECK-NOT: linalg.fill
+// CHECK: %[[FS:.*]] = tensor.extract_slice %[[F]][%[[I]], 0] [64, 64]
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x64xf32>, tensor<64x64xf32>) outs(%[[FS]] : tensor<64x64xf32>)
+// CHECK: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @shared_init(%a: tensor<256x64xf32>, %b: tensor<64x64xf32>) -> (tensor<256x64xf32>, tensor<256x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x64xf32>) outs(%f : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<256x64xf32>) outs(%e : tensor<256x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %y = arith.maximumf %in, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<256x64xf32>
+  return %r, %f : tensor<256x64xf32>, tensor<256x64xf32>
+}
