@@ -87,7 +87,9 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     VectorizeDepthwiseOptions depthwise;
     depthwise.epilogues = opts.fuseEpilogues;
     pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise(depthwise));
-    pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose());
+    VectorizeConvTransposeOptions convTranspose;
+    convTranspose.epilogues = opts.fuseEpilogues;
+    pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose(convTranspose));
     pm.addNestedPass<func::FuncOp>(createVectorizeReductions());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
                     "canonicalize");

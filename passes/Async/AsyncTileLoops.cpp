@@ -161,7 +161,8 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
 /// apply it to the register tiles of each chunk before they are stored.
 linalg::GenericOp epilogueConsumer(linalg::LinalgOp op) {
   bool direct = isa<linalg::MatmulOp, linalg::DepthwiseConv2DNchwChwOp>(
-      op.getOperation());
+                    op.getOperation()) ||
+                isConvTransposeGeneric(op);
   if (!direct && !(isConv2DGeneric(op) && op.getStaticLoopRanges()[5] == 1 &&
                    op.getStaticLoopRanges()[6] == 1))
     return {};
@@ -208,6 +209,7 @@ struct AsyncTileLoopsPass
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> candidates;
+    llvm::DenseSet<Operation *> erased;
     for (Operation &op : func.getBody().front())
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
         if (linalgOp.hasPureTensorSemantics() &&
@@ -215,10 +217,28 @@ struct AsyncTileLoopsPass
           candidates.push_back(linalgOp);
 
     IRRewriter rewriter(&getContext());
+    // A ConvTranspose's [N, M, IH, KH, IW, KW] result reaches its
+    // elementwise consumer through a collapse into [N, M, OH, OW]: the
+    // consumer is rebuilt on the 6-D shape instead (the collapse moves after
+    // it), so that it can split along with the ConvTranspose.
+    if (epilogues) {
+      for (linalg::LinalgOp op : candidates)
+        if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+          if (isConvTransposeGeneric(generic))
+            expandConsumer(rewriter, generic, erased);
+      llvm::erase_if(candidates, [&](linalg::LinalgOp op) {
+        return erased.contains(op.getOperation());
+      });
+      for (Operation &op : func.getBody().front())
+        if (auto g = dyn_cast<linalg::GenericOp>(&op))
+          if (g->hasAttr(kExpandedAttr)) {
+            g->removeAttr(kExpandedAttr);
+            candidates.push_back(cast<linalg::LinalgOp>(&op));
+          }
+    }
     // Matmuls and 1x1 convs with an elementwise consumer first, so that the
     // producer of their init (a fill or a bias broadcast) is still whole
     // and joins the chunks.
-    llvm::DenseSet<Operation *> erased;
     if (epilogues) {
       for (linalg::LinalgOp op : candidates) {
         // Ops erased by an earlier split (consumers, init producers) are
@@ -266,6 +286,100 @@ struct AsyncTileLoopsPass
     return std::max(tfrt::async::estimateCost(op),
                     costPerByte > 0 ? tfrt::async::bytesMoved(op) * costPerByte
                                     : 0);
+  }
+
+  /// Marks the consumers that expandConsumer builds until they join the
+  /// candidates.
+  static constexpr llvm::StringLiteral kExpandedAttr = "tfrt.expanded";
+
+  /// When the only user of ConvTranspose `op`'s 6-D result is a collapse
+  /// into [N, M, IH * KH, IW * KW] whose only user is an all-parallel
+  /// generic reading it through the identity (and its other inputs through
+  /// maps of the leading two dims and zeros, or the identity), rebuilds
+  /// that generic on the 6-D shape: its init and identity-read inputs are
+  /// expanded, the collapse follows it.
+  void expandConsumer(IRRewriter &rewriter, linalg::GenericOp op,
+                      llvm::DenseSet<Operation *> &erased) {
+    Value result = op->getResult(0);
+    if (!result.hasOneUse())
+      return;
+    auto collapse =
+        dyn_cast<tensor::CollapseShapeOp>(*result.getUsers().begin());
+    if (!collapse || !collapse->hasOneUse() ||
+        collapse.getReassociationIndices() !=
+            SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}})
+      return;
+    auto g = dyn_cast<linalg::GenericOp>(*collapse->getUsers().begin());
+    auto type4 = collapse.getResultType();
+    auto type6 = cast<RankedTensorType>(result.getType());
+    if (!g || g->getBlock() != op->getBlock() || g.getNumLoops() != 4 ||
+        g.getNumParallelLoops() != 4 || g.getNumDpsInits() != 1 ||
+        g->getNumResults() != 1 || g->getResult(0).getType() != type4 ||
+        !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
+        llvm::any_of(g.getBody()->getOperations(),
+                     [](Operation &o) { return isa<linalg::IndexOp>(o); }))
+      return;
+    MLIRContext *ctx = op.getContext();
+    auto e = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineMap> maps;
+    SmallVector<Value> inputs;
+    SmallVector<ReassociationIndices> re = collapse.getReassociationIndices();
+    rewriter.setInsertionPoint(g);
+    auto expand = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      return tensor::ExpandShapeOp::create(
+          rewriter, g.getLoc(),
+          RankedTensorType::get(type6.getShape(), t.getElementType()), v, re);
+    };
+    for (OpOperand *in : g.getDpsInputOperands()) {
+      AffineMap map = g.getMatchingIndexingMap(in);
+      if (in->get() == collapse.getResult()) {
+        if (!map.isIdentity())
+          return;
+        inputs.push_back(result);
+        maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+        continue;
+      }
+      auto t = dyn_cast<RankedTensorType>(in->get().getType());
+      if (!t || !t.hasStaticShape())
+        return;
+      if (map.isIdentity() && t.getShape() == type4.getShape()) {
+        inputs.push_back(in->get());
+        maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+        continue;
+      }
+      SmallVector<AffineExpr> results;
+      for (AffineExpr r : map.getResults()) {
+        if (isa<AffineConstantExpr>(r)) {
+          results.push_back(r);
+          continue;
+        }
+        auto d = dyn_cast<AffineDimExpr>(r);
+        if (!d || d.getPosition() > 1)
+          return;
+        results.push_back(e(d.getPosition()));
+      }
+      inputs.push_back(in->get());
+      maps.push_back(AffineMap::get(6, 0, results, ctx));
+    }
+    // Identity-read inputs (other than the result) and the init expand.
+    for (auto [v, m] : llvm::zip(inputs, maps))
+      if (v != result && m.isIdentity())
+        v = expand(v);
+    Value init = expand(g.getDpsInitOperand(0)->get());
+    maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+    auto g6 = linalg::GenericOp::create(rewriter, g.getLoc(),
+                                        TypeRange{init.getType()}, inputs,
+                                        ValueRange{init}, maps, iters);
+    rewriter.inlineRegionBefore(g.getRegion(), g6.getRegion(),
+                                g6.getRegion().begin());
+    g6->setAttr(kExpandedAttr, rewriter.getUnitAttr());
+    Value back = tensor::CollapseShapeOp::create(rewriter, g.getLoc(), type4,
+                                                 g6->getResult(0), re);
+    erased.insert(g);
+    rewriter.replaceOp(g, back);
+    rewriter.eraseOp(collapse);
   }
 
   /// Splits `consumer` as `op` would be split and computes `op` (with the

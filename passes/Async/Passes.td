@@ -45,14 +45,17 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     split along input rows: chunks of output channels would each read all
     of the input.
     With `epilogues` (default on), the elementwise consumer of a matmul, a
-    1x1 conv or a depthwise conv (its result's only user: an all-parallel `linalg.generic` that
+    1x1 conv, a depthwise conv or a ConvTranspose (its result's only user: an all-parallel `linalg.generic` that
     reads it and writes its own init through identity maps, such as a
     folded BatchNorm's activation) is split the way the producer would be,
     and the producer, with the fill or bias broadcast of its init, is
     computed inside each chunk (`scf::tileConsumerAndFuseProducersUsingSCF`):
-    tfrt-vectorize-matmul and tfrt-vectorize-depthwise can then apply the
-    consumer to each register tile before it is stored, instead of a second
-    pass over the output.
+    tfrt-vectorize-matmul, -depthwise and -conv-transpose can then apply
+    the consumer to each register tile before it is stored, instead of a
+    second pass over the output. A consumer that reads a ConvTranspose's
+    6-D `[N, M, IH, KH, IW, KW]` result through its collapse into
+    `[N, M, OH, OW]` is first rebuilt on the 6-D shape (its init and its
+    inputs of the output's shape expanded; the collapse follows it).
 
     Before:
     ```mlir
@@ -86,7 +89,8 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
            /*default=*/"128",
            "The fewest rows of such a matmul's chunk (a multiple of 8)">,
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
-           "Split the elementwise consumer of a matmul, 1x1 or depthwise conv along "
+           "Split the elementwise consumer of a matmul, 1x1, depthwise or "
+           "transposed conv along "
            "with it, computing the producer (and the fill or broadcast of "
            "its init) inside each chunk">,
   ];

@@ -17,7 +17,8 @@ using tfrt::codegen::InitStart;
 
 namespace {
 /// Matches a linalg.fill of a scalar or the broadcast of a rank-1 tensor
-/// along dim 1 of a 4-D result; `dest` is its own init.
+/// along dim 1 of a result of rank 4 or more (a ConvTranspose's 6-D one);
+/// `dest` is its own init.
 bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
     if (!fill.hasPureTensorSemantics())
@@ -28,7 +29,7 @@ bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
   }
   auto g = dyn_cast_or_null<linalg::GenericOp>(def);
   if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
-      g.getNumDpsInits() != 1 || g.getNumLoops() != 4 ||
+      g.getNumDpsInits() != 1 || g.getNumLoops() < 4 ||
       g.getNumReductionLoops() != 0)
     return false;
   auto bt = dyn_cast<RankedTensorType>(g.getInputs()[0].getType());
@@ -36,7 +37,8 @@ bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
     return false;
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   MLIRContext *ctx = g.getContext();
-  if (maps[0] != AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx) ||
+  if (maps[0] !=
+          AffineMap::get(g.getNumLoops(), 0, {getAffineDimExpr(1, ctx)}, ctx) ||
       !maps[1].isIdentity())
     return false;
   Block &body = g.getRegion().front();

@@ -19,7 +19,7 @@ namespace tfrt::codegen {
 
 /// Where the accumulators start when the op's init is a per-channel value:
 /// a scalar (linalg.fill) or an element of a [C] tensor (the broadcast
-/// generic of the graph lowering's bias, 4-D results only), at channel
+/// generic of the graph lowering's bias, results of rank 4 or more), at channel
 /// c + channelOffset.
 struct InitStart {
   mlir::Value scalar, bias, channelOffset;

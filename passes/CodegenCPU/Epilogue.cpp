@@ -25,19 +25,22 @@ namespace {
 /// [1, M, H, W] <-> [M, H*W].
 SmallVector<ReassociationIndices> imageRows() { return {{0, 1}, {2, 3}}; }
 
-/// Whether the buffer that `t` bufferizes into keeps each [H, W] plane of
-/// its [1, M, H, W] shape contiguous, so that a collapse into [M, H*W] is a
-/// view: slices that keep H and W whole, followed through the shared
-/// outputs of scf.forall and the destinations of ops, down to a fresh
-/// tensor, a constant or a function argument.
-bool planesContiguous(Value t) {
+/// Whether the buffer that `t` bufferizes into keeps its dimensions from
+/// `from` on contiguous (each [H, W] plane of [1, M, H, W] with `from` = 2),
+/// so that a collapse of them is a view: slices that keep those dimensions
+/// whole, followed through the shared outputs of scf.forall, the
+/// destinations of ops and the sources of expand_shape (whose trailing
+/// dimension must then be whole), down to a fresh tensor, a constant or a
+/// function argument.
+bool trailingContiguous(Value t, unsigned from) {
   for (int depth = 0; depth < 32; ++depth) {
     if (auto slice = t.getDefiningOp<tensor::ExtractSliceOp>()) {
       RankedTensorType src = slice.getSourceType(), type = slice.getType();
-      if (src.getRank() != 4 || type.getRank() != 4 || !slice.hasUnitStride() ||
-          type.getDimSize(2) != src.getDimSize(2) ||
-          type.getDimSize(3) != src.getDimSize(3))
+      if (src.getRank() != type.getRank() || !slice.hasUnitStride())
         return false;
+      for (unsigned d = from; d < (unsigned)type.getRank(); ++d)
+        if (type.getDimSize(d) != src.getDimSize(d))
+          return false;
       t = slice.getSource();
       continue;
     }
@@ -55,6 +58,11 @@ bool planesContiguous(Value t) {
     Operation *def = t.getDefiningOp();
     if (isa<tensor::EmptyOp, arith::ConstantOp>(def))
       return true;
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
+      t = expand.getSrc();
+      from = expand.getSrcType().getRank() - 1;
+      continue;
+    }
     if (auto forall = dyn_cast<scf::ForallOp>(def)) {
       t = forall.getTiedOpOperand(cast<OpResult>(t))->get();
       continue;
@@ -67,6 +75,8 @@ bool planesContiguous(Value t) {
   }
   return false;
 }
+
+bool planesContiguous(Value t) { return trailingContiguous(t, 2); }
 
 bool isScalar(Type t) { return isa<FloatType, IntegerType>(t); }
 
@@ -131,7 +141,7 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
       !yield.getOperand(0).getType().isF32())
     return std::nullopt;
 
-  unsigned rank = type.getRank(), rowDim = rank == 4 ? 1 : 0;
+  unsigned rank = type.getRank(), rowDim = rank == 2 ? 0 : 1;
   bool wholeInputs = false;
   for (OpOperand *in : g.getDpsInputOperands()) {
     AffineMap map = g.getMatchingIndexingMap(in);
@@ -164,15 +174,15 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
         perRow = true;
         continue;
       }
-      // The unit batch dimension of [1, M, H, W].
-      if (rank == 4 && d.getPosition() == 0 && t.getDimSize(i) == 1)
+      // A unit batch dimension ([1, M, H, W], [1, M, IH, KH, IW, KW]).
+      if (rank != 2 && d.getPosition() == 0 && t.getDimSize(i) == 1)
         continue;
       return std::nullopt;
     }
     e.inputs.push_back(perRow ? Epilogue::Input::PerRow
                               : Epilogue::Input::Scalar);
   }
-  if (rank == 4 && !e.expand) {
+  if (rank >= 3 && !e.expand) {
     e.indexing = Epilogue::Indexing::Direct;
   } else if (rank == 4) {
     e.width = type.getDimSize(3);
@@ -453,6 +463,17 @@ Value tfrt::applyEpilogueDirect(OpBuilder &b, Location loc, const Epilogue &e,
   Value result = runBody(b, loc, g, inputs, accType);
   return vector::TransferWriteOp::create(b, loc, result, dest, at, inBounds)
       .getResult();
+}
+
+bool tfrt::epilogueViewsContiguous(const Epilogue &e, unsigned from) {
+  linalg::GenericOp g = e.generic;
+  if (!trailingContiguous(g.getDpsInitOperand(0)->get(), from))
+    return false;
+  for (auto [i, kind] : llvm::enumerate(e.inputs))
+    if (kind == Epilogue::Input::Whole &&
+        !trailingContiguous(g.getDpsInputOperand(i)->get(), from))
+      return false;
+  return true;
 }
 
 void tfrt::finishEpilogue(RewriterBase &rewriter, const Epilogue &e,

@@ -36,8 +36,11 @@ struct Epilogue {
     /// pieces, one `scf.index_switch` case per such start column. The
     /// consumer then has no inputs of its own shape.
     ImageSplit,
-    /// The product is itself [N, C, H, W] (a depthwise convolution) and a
-    /// tile is a vector along W at (n, c, h, w) (applyEpilogueDirect).
+    /// The product is itself [N, C, ...] (a depthwise convolution's
+    /// [N, C, H, W], a ConvTranspose's [N, M, IH, KH, IW, KW]) and a tile
+    /// is a vector along the last dimension of the operands (or of views
+    /// of them) at the given indices (applyEpilogueDirect); per-row inputs
+    /// are per channel (dimension 1).
     Direct,
   };
   /// How one input of the consumer is read for a tile.
@@ -96,6 +99,11 @@ mlir::Value applyEpilogueDirect(mlir::OpBuilder &b, mlir::Location loc,
                                 const EpilogueOperands &operands,
                                 mlir::Value acc, mlir::Value dest,
                                 mlir::ValueRange at);
+
+/// Whether the consumer's destination and its inputs of its own shape keep
+/// their dimensions from `from` on contiguous (so that a collapse of them
+/// is a view of the buffer, not a copy).
+bool epilogueViewsContiguous(const Epilogue &e, unsigned from);
 
 /// Replaces the consumer by `result` (the tile loops' final destination)
 /// and erases the product's expand; the caller erases the product's op.

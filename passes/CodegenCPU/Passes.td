@@ -392,6 +392,17 @@ def VectorizeConvTranspose
     in tfrt-vectorize-depthwise; the init is then not computed), else the
     sum is added to the init as read. Left to the loop lowering, the kw = 2
     innermost loop ran scalar (det's ConvTranspose.0: 28% of peak).
+    With `epilogues` (default on), when the accumulators start from such an
+    init and the op's only user is an elementwise consumer on its 6-D
+    result in the same block (reading it and writing its own init through
+    identity maps, not reading that init; other inputs scalars, per-channel
+    values or tensors of the same shape; tfrt-async-tile-loops rebuilds a
+    consumer of the collapsed [N, M, OH, OW] result on the 6-D shape and
+    splits it along with the op), the consumer's body runs on each
+    interleaved output row vector before it is written into the consumer's
+    destination (viewed as rows when its trailing dims are contiguous), and
+    the consumer's pass goes (det: the bias, BatchNorm and ReLU after
+    ConvTranspose.0, the sigmoid after ConvTranspose.2).
 
     Before: `linalg.generic` over `tensor<1x24x160x160xf32>`,
     `tensor<24x1x2x2xf32>` into `tensor<1x1x160x2x160x2xf32>`.
@@ -403,9 +414,9 @@ def VectorizeConvTranspose
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
            "f32 lanes of one vector">,
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
-           "Apply the elementwise consumer of a depthwise conv whose "
+           "Apply the elementwise consumer of a ConvTranspose whose "
            "accumulators start from a fill or bias (in the same block) to "
-           "each accumulator vector before it is written">,
+           "each output row vector before it is written">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

@@ -10,6 +10,7 @@
 
 #include "passes/CodegenCPU/ChannelInit.h"
 #include "passes/CodegenCPU/ConvGeneric.h"
+#include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,7 +59,7 @@ bool isConvTransposeGeneric(linalg::GenericOp op) {
 }
 
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
-                           int64_t lanes) {
+                           int64_t lanes, bool epilogues) {
   if (!isConvTransposeGeneric(op))
     return failure();
   SmallVector<int64_t> r = op.getStaticLoopRanges();
@@ -78,6 +79,15 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
 
   Value in = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
   Value dest = op.getDpsInits()[0];
+  // [N, M, IH, KH, IW * KW]: each (ih, kh) output row is contiguous.
+  SmallVector<ReassociationIndices> rowsOf = {{0}, {1}, {2}, {3}, {4, 5}};
+  std::optional<tfrt::Epilogue> epilogue;
+  if (epilogues) {
+    epilogue = tfrt::matchEpilogue(op->getResult(0), lanes);
+    if (epilogue && (epilogue->indexing != tfrt::Epilogue::Indexing::Direct ||
+                     !tfrt::epilogueViewsContiguous(*epilogue, 4)))
+      epilogue.reset();
+  }
   std::optional<tfrt::codegen::InitStart> start;
   {
     Value taken;
@@ -85,18 +95,33 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
     if (start)
       dest = taken;
   }
+  // The epilogue needs accumulators that do not read the op's init, and an
+  // init that is not the shared output of an enclosing scf.forall.
+  if (epilogue && (!start || start->channelOffset))
+    epilogue.reset();
 
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
+  // With an epilogue the loops replace its consumer, whose operands are
+  // defined before it, and write its destination (viewed as rows).
+  rewriter.setInsertionPoint(epilogue ? epilogue->generic.getOperation()
+                                      : op.getOperation());
+  tfrt::EpilogueOperands epilogueOperands;
+  if (epilogue) {
+    epilogueOperands = tfrt::prepareEpilogue(rewriter, loc, *epilogue);
+    for (auto [i, kind] : llvm::enumerate(epilogue->inputs))
+      if (kind == tfrt::Epilogue::Input::Whole)
+        epilogueOperands.inputs[i] = tensor::CollapseShapeOp::create(
+            rewriter, loc, epilogueOperands.inputs[i], rowsOf);
+    dest = epilogueOperands.dest;
+  }
   Type f32 = rewriter.getF32Type();
   auto outType = cast<RankedTensorType>(dest.getType());
   SmallVector<int64_t> shape(outType.getShape());
-  // [N, M, IH, KH, IW * KW]: each (ih, kh) output row is contiguous.
   Value rows = tensor::CollapseShapeOp::create(
       rewriter, loc,
       RankedTensorType::get(
           {shape[0], shape[1], shape[2], shape[3], shape[4] * shape[5]}, f32),
-      dest, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3}, {4, 5}});
+      dest, rowsOf);
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -159,6 +184,11 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
             b, l, arith::AddIOp::create(b, l, col, cst(b, u * lanes)),
             cst(b, kw));
         SmallVector<Value> idx = {n, m, ih, cst(b, h), at};
+        if (epilogue) {
+          out = tfrt::applyEpilogueDirect(b, l, *epilogue, epilogueOperands, v,
+                                          out, idx);
+          continue;
+        }
         if (!start)
           v = arith::AddFOp::create(
               b, l, v,
@@ -195,9 +225,16 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
             });
         scf::YieldOp::create(b, l, hLoop.getResults());
       });
+  if (epilogue) {
+    Value result = tensor::ExpandShapeOp::create(
+        rewriter, loc, epilogue->generic->getResult(0).getType(),
+        nLoop.getResult(0), rowsOf);
+    tfrt::finishEpilogue(rewriter, *epilogue, result);
+    rewriter.eraseOp(op);
+    return success();
+  }
   rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-      op, op.getResultTypes()[0], nLoop.getResult(0),
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3}, {4, 5}});
+      op, op.getResultTypes()[0], nLoop.getResult(0), rowsOf);
   return success();
 }
 
@@ -219,7 +256,7 @@ struct VectorizeConvTransposePass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops)
-      (void)vectorizeOne(rewriter, op, lanes);
+      (void)vectorizeOne(rewriter, op, lanes, epilogues);
   }
 };
 } // namespace

@@ -78,7 +78,10 @@ MATMULS = {
 # a residual input of the output's shape, per-channel constants, a
 # transcendental (Sigmoid), a MatMul scaled per row by a run-time input, and
 # depthwise convs (tfrt-vectorize-depthwise) with an activation, per-channel
-# and scalar constants, a stride of 2, a residual input and a tail vector.
+# and scalar constants, a stride of 2, a residual input and a tail vector,
+# and two ConvTransposes (kernel = stride 2) with a bias, BatchNorm-like
+# per-channel constants and ReLU (read through the collapse of the 6-D
+# result) and a sigmoid.
 def epilogue_cases(rng):
     def t(name, shape):
         return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
@@ -146,6 +149,19 @@ def epilogue_cases(rng):
         {"x": [1, 64, 40, 40]}, [1, 64, 40, 40],
         [const("w", [64, 64, 1, 1]), const("b", [64]),
          const("dw", [64, 1, 3, 3])])
+    cases["convtranspose_bn_relu_then_sigmoid_24_80x80"] = (
+        [helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["t"],
+                          kernel_shape=[2, 2], strides=[2, 2]),
+         helper.make_node("Mul", ["t", "s"], ["ts"]),
+         helper.make_node("Add", ["ts", "o"], ["to"]),
+         helper.make_node("Relu", ["to"], ["r"]),
+         helper.make_node("ConvTranspose", ["r", "wt2"], ["t2"],
+                          kernel_shape=[2, 2], strides=[2, 2]),
+         helper.make_node("Sigmoid", ["t2"], ["y"])],
+        {"x": [1, 32, 80, 80]}, [1, 1, 320, 320],
+        [const("wt", [32, 24, 2, 2]), const("bt", [24]),
+         const("s", [1, 24, 1, 1]), const("o", [24, 1, 1]),
+         const("wt2", [24, 1, 2, 2])])
     cases["matmul_row_scale_relu_256x128x512"] = (
         [helper.make_node("MatMul", ["x", "w"], ["m"]),
          helper.make_node("Mul", ["m", "r"], ["mr"]),

@@ -117,3 +117,50 @@ func.func @shared_init(%a: tensor<256x64xf32>, %b: tensor<64x64xf32>) -> (tensor
   } -> tensor<256x64xf32>
   return %r, %f : tensor<256x64xf32>, tensor<256x64xf32>
 }
+
+// -----
+
+// A ConvTranspose (kernel = stride 2) whose 6-D result reaches a ReLU with
+// a per-channel bias through its collapse into [1, 4, 64, 64]: the ReLU is
+// rebuilt on the 6-D shape (its init expanded, the collapse after it) and
+// split along the input rows with the ConvTranspose and its fill.
+// CHECK-LABEL: func.func @conv_transpose_relu
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x64x64xf32>
+// CHECK: %[[X:.*]] = tensor.expand_shape %[[E]] {{\[}}[0], [1], [2, 3], [4, 5]] output_shape [1, 4, 32, 2, 32, 2]
+// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (32) step (8) shared_outs(%[[O:.*]] = %[[X]])
+// CHECK: linalg.fill
+// CHECK: %[[T:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]
+// CHECK: %[[OS:.*]] = tensor.extract_slice %[[O]][0, 0, %[[I]], 0, 0, 0] [1, 4, 8, 2, 32, 2]
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[T]], %{{.*}} : tensor<1x4x8x2x32x2xf32>, tensor<4xf32>) outs(%[[OS]] : tensor<1x4x8x2x32x2xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.parallel_insert_slice %[[Y]] into %[[O]]
+// CHECK: tensor.collapse_shape %[[R]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x4x32x2x32x2xf32> into tensor<1x4x64x64xf32>
+// OFF-LABEL: func.func @conv_transpose_relu
+// OFF: tensor.collapse_shape
+// OFF: scf.forall
+// OFF: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x64x64xf32>, tensor<1xf32>)
+#tin = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d5)>
+#tw = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d3, d6)>
+#to = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5, d6)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c4 = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @conv_transpose_relu(%x: tensor<1x16x32x32xf32>, %w: tensor<16x4x2x2xf32>, %bias: tensor<4xf32>) -> tensor<1x4x64x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e6 = tensor.empty() : tensor<1x4x32x2x32x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e6 : tensor<1x4x32x2x32x2xf32>) -> tensor<1x4x32x2x32x2xf32>
+  %t = linalg.generic {indexing_maps = [#tin, #tw, #to], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]} ins(%x, %w : tensor<1x16x32x32xf32>, tensor<16x4x2x2xf32>) outs(%f : tensor<1x4x32x2x32x2xf32>) {
+  ^bb0(%a: f32, %k: f32, %c: f32):
+    %m = arith.mulf %a, %k : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x32x2x32x2xf32>
+  %c = tensor.collapse_shape %t [[0], [1], [2, 3], [4, 5]] : tensor<1x4x32x2x32x2xf32> into tensor<1x4x64x64xf32>
+  %e4 = tensor.empty() : tensor<1x4x64x64xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #c4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %bias : tensor<1x4x64x64xf32>, tensor<4xf32>) outs(%e4 : tensor<1x4x64x64xf32>) {
+  ^bb0(%in: f32, %b: f32, %o: f32):
+    %a = arith.addf %in, %b : f32
+    %r = arith.maximumf %a, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x64x64xf32>
+  return %y : tensor<1x4x64x64xf32>
+}
