@@ -310,6 +310,50 @@ Value runBody(OpBuilder &b, Location loc, linalg::GenericOp g,
   return lookup(body->getTerminator()->getOperand(0));
 }
 
+/// The consumer's inputs as vectors of `acc`'s type for one tile: the
+/// product is `acc`, scalars are splat, and `perRow(i, idx)` (with `idx`
+/// the input's indices: `row` where its map yields dimension `rowDim`, zero
+/// elsewhere) and `whole(t)` read the others.
+SmallVector<Value>
+tileInputs(OpBuilder &b, Location loc, const tfrt::Epilogue &e,
+           const tfrt::EpilogueOperands &operands, Value acc, unsigned rowDim,
+           Value row,
+           function_ref<Value(unsigned, ArrayRef<Value>, unsigned)> perRow,
+           function_ref<Value(Value)> whole) {
+  auto accType = cast<VectorType>(acc.getType());
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  linalg::GenericOp g = e.generic;
+  SmallVector<Value> inputs;
+  for (auto [i, kind] : llvm::enumerate(e.inputs)) {
+    Value t = operands.inputs[i];
+    switch (kind) {
+    case tfrt::Epilogue::Input::Product:
+      inputs.push_back(acc);
+      break;
+    case tfrt::Epilogue::Input::Scalar:
+      inputs.push_back(vector::BroadcastOp::create(b, loc, accType, t));
+      break;
+    case tfrt::Epilogue::Input::PerRow: {
+      AffineMap map = g.getMatchingIndexingMap(g.getDpsInputOperand(i));
+      SmallVector<Value> idx(map.getNumResults(), c0);
+      unsigned rowResult = 0;
+      for (auto [j, r] : llvm::enumerate(map.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(r);
+            d && d.getPosition() == rowDim) {
+          idx[j] = row;
+          rowResult = j;
+        }
+      inputs.push_back(perRow(i, idx, rowResult));
+      break;
+    }
+    case tfrt::Epilogue::Input::Whole:
+      inputs.push_back(whole(t));
+      break;
+    }
+  }
+  return inputs;
+}
+
 } // namespace
 
 Value tfrt::applyEpilogue(OpBuilder &b, Location loc, const Epilogue &e,
@@ -336,41 +380,22 @@ Value tfrt::applyEpilogue(OpBuilder &b, Location loc, const Epilogue &e,
   unsigned rowDim = e.expand ? 1 : 0;
 
   linalg::GenericOp g = e.generic;
-  SmallVector<Value> inputs;
-  for (auto [i, kind] : llvm::enumerate(e.inputs)) {
-    Value t = operands.inputs[i];
-    switch (kind) {
-    case Epilogue::Input::Product:
-      inputs.push_back(acc);
-      break;
-    case Epilogue::Input::Scalar:
-      inputs.push_back(vector::BroadcastOp::create(b, loc, accType, t));
-      break;
-    case Epilogue::Input::PerRow: {
-      // The row's element, broadcast along the tile's columns.
-      AffineMap map = g.getMatchingIndexingMap(g.getDpsInputOperand(i));
-      SmallVector<Value> idx(map.getNumResults(), c0);
-      unsigned rowResult = 0;
-      for (auto [j, r] : llvm::enumerate(map.getResults()))
-        if (auto d = dyn_cast<AffineDimExpr>(r);
-            d && d.getPosition() == rowDim) {
-          idx[j] = row;
-          rowResult = j;
-        }
-      AffineMap perm = AffineMap::get(
-          map.getNumResults(), 0,
-          {getAffineDimExpr(rowResult, ctx), getAffineConstantExpr(0, ctx)},
-          ctx);
-      inputs.push_back(vector::TransferReadOp::create(
-          b, loc, accType, t, idx, zero, perm, ArrayRef<bool>{true, true}));
-      break;
-    }
-    case Epilogue::Input::Whole:
-      inputs.push_back(vector::TransferReadOp::create(
-          b, loc, accType, t, at, zero, tileMap, ArrayRef<bool>{true, true}));
-      break;
-    }
-  }
+  SmallVector<Value> inputs = tileInputs(
+      b, loc, e, operands, acc, rowDim, row,
+      [&](unsigned i, ArrayRef<Value> idx, unsigned rowResult) -> Value {
+        // The row's element, broadcast along the tile's columns.
+        AffineMap perm = AffineMap::get(
+            idx.size(), 0,
+            {getAffineDimExpr(rowResult, ctx), getAffineConstantExpr(0, ctx)},
+            ctx);
+        return vector::TransferReadOp::create(b, loc, accType,
+                                              operands.inputs[i], idx, zero,
+                                              perm, ArrayRef<bool>{true, true});
+      },
+      [&](Value t) -> Value {
+        return vector::TransferReadOp::create(
+            b, loc, accType, t, at, zero, tileMap, ArrayRef<bool>{true, true});
+      });
   Value result = runBody(b, loc, g, inputs, accType);
   if (e.indexing != Epilogue::Indexing::ImageSplit)
     return vector::TransferWriteOp::create(b, loc, result, dest, at, tileMap,
@@ -429,37 +454,21 @@ Value tfrt::applyEpilogueDirect(OpBuilder &b, Location loc, const Epilogue &e,
                                 const EpilogueOperands &operands, Value acc,
                                 Value dest, ValueRange at) {
   auto accType = cast<VectorType>(acc.getType());
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   SmallVector<bool> inBounds(accType.getRank(), true);
   linalg::GenericOp g = e.generic;
-  SmallVector<Value> inputs;
-  for (auto [i, kind] : llvm::enumerate(e.inputs)) {
-    Value t = operands.inputs[i];
-    switch (kind) {
-    case Epilogue::Input::Product:
-      inputs.push_back(acc);
-      break;
-    case Epilogue::Input::Scalar:
-      inputs.push_back(vector::BroadcastOp::create(b, loc, accType, t));
-      break;
-    case Epilogue::Input::PerRow: {
-      // The channel's element (dimension 1 of the consumer), broadcast.
-      AffineMap map = g.getMatchingIndexingMap(g.getDpsInputOperand(i));
-      SmallVector<Value> idx(map.getNumResults(), c0);
-      for (auto [j, r] : llvm::enumerate(map.getResults()))
-        if (auto d = dyn_cast<AffineDimExpr>(r); d && d.getPosition() == 1)
-          idx[j] = at[1];
-      inputs.push_back(vector::BroadcastOp::create(
-          b, loc, accType, tensor::ExtractOp::create(b, loc, t, idx)));
-      break;
-    }
-    case Epilogue::Input::Whole:
-      inputs.push_back(vector::TransferReadOp::create(b, loc, accType, t, at,
-                                                      zero, inBounds));
-      break;
-    }
-  }
+  // Per-row inputs are per channel (dimension 1 of the consumer).
+  SmallVector<Value> inputs = tileInputs(
+      b, loc, e, operands, acc, /*rowDim=*/1, at[1],
+      [&](unsigned i, ArrayRef<Value> idx, unsigned) -> Value {
+        return vector::BroadcastOp::create(
+            b, loc, accType,
+            tensor::ExtractOp::create(b, loc, operands.inputs[i], idx));
+      },
+      [&](Value t) -> Value {
+        return vector::TransferReadOp::create(b, loc, accType, t, at, zero,
+                                              inBounds);
+      });
   Value result = runBody(b, loc, g, inputs, accType);
   return vector::TransferWriteOp::create(b, loc, result, dest, at, inBounds)
       .getResult();
