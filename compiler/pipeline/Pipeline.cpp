@@ -57,7 +57,9 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createLowerGraphToLinalg());
   addUpstream(pm, "canonicalize,cse");
   if (opts.optLevel >= 1) {
-    pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+    FuseElementwiseOptions fuse;
+    fuse.remarks = opts.fusionRemarks;
+    pm.addNestedPass<func::FuncOp>(createFuseElementwise(fuse));
     addUpstream(pm, "canonicalize,cse");
   }
   if (opts.profile)
@@ -83,12 +85,15 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createSplitMatmulColumns());
     VectorizeMatmulOptions matmul;
     matmul.epilogues = opts.fuseEpilogues;
+    matmul.remarks = opts.fusionRemarks;
     pm.addNestedPass<func::FuncOp>(createVectorizeMatmul(matmul));
     VectorizeDepthwiseOptions depthwise;
     depthwise.epilogues = opts.fuseEpilogues;
+    depthwise.remarks = opts.fusionRemarks;
     pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise(depthwise));
     VectorizeConvTransposeOptions convTranspose;
     convTranspose.epilogues = opts.fuseEpilogues;
+    convTranspose.remarks = opts.fusionRemarks;
     pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose(convTranspose));
     pm.addNestedPass<func::FuncOp>(createVectorizeReductions());
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"

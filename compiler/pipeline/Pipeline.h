@@ -48,6 +48,9 @@ struct PipelineOptions {
   /// tfrt-vectorize-matmul `epilogues`), instead of a second pass over the
   /// output.
   bool fuseEpilogues = true;
+  /// Report fusion as remarks: the linalg ops before and after elementwise
+  /// fusion, and every epilogue applied to a kernel's register tiles.
+  bool fusionRemarks = false;
   /// The linalg phase prepares CPU kernels (tiling and vectorisation of
   /// matmuls); false when another target (CUDA) maps the linalg ops itself.
   bool cpuKernels = true;

@@ -485,6 +485,25 @@ bool tfrt::epilogueViewsContiguous(const Epilogue &e, unsigned from) {
   return true;
 }
 
+void tfrt::remarkEpilogue(Operation *producer, const Epilogue &e,
+                          StringRef kernel, bool remarks) {
+  if (!remarks)
+    return;
+  SmallVector<StringRef> names;
+  e.generic->getLoc()->walk([&](Location loc) {
+    if (auto name = dyn_cast<NameLoc>(loc))
+      if (!llvm::is_contained(names, name.getName().strref()))
+        names.push_back(name.getName().strref());
+    return WalkResult::advance();
+  });
+  InFlightDiagnostic d = producer->emitRemark("epilogue ");
+  if (names.empty())
+    d << "(unnamed)";
+  llvm::interleave(
+      names, [&](StringRef n) { d << "'" << n << "'"; }, [&] { d << ", "; });
+  d << " runs on the register tiles of the " << kernel;
+}
+
 void tfrt::finishEpilogue(RewriterBase &rewriter, const Epilogue &e,
                           Value result) {
   linalg::GenericOp g = e.generic;

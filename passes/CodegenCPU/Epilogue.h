@@ -105,6 +105,12 @@ mlir::Value applyEpilogueDirect(mlir::OpBuilder &b, mlir::Location loc,
 /// is a view of the buffer, not a copy).
 bool epilogueViewsContiguous(const Epilogue &e, unsigned from);
 
+/// With `remarks`, reports on `producer` that the consumer's nodes (the
+/// names in its location) run on `kernel`'s register tiles; a fusion report
+/// (tfrt-compile --fusion-report).
+void remarkEpilogue(mlir::Operation *producer, const Epilogue &e,
+                    llvm::StringRef kernel, bool remarks);
+
 /// Replaces the consumer by `result` (the tile loops' final destination)
 /// and erases the product's expand; the caller erases the product's op.
 void finishEpilogue(mlir::RewriterBase &rewriter, const Epilogue &e,

@@ -35,8 +35,17 @@ bool recomputes(OpOperand *operand) {
 
 struct FuseElementwisePass
     : public tfrt::impl::FuseElementwiseBase<FuseElementwisePass> {
+  using FuseElementwiseBase::FuseElementwiseBase;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    auto countLinalg = [&] {
+      int64_t n = 0;
+      getOperation().walk([&](linalg::LinalgOp) { ++n; });
+      return n;
+    };
+    int64_t before = countLinalg();
+    numBefore += before;
     linalg::ControlFusionFn control = [](OpOperand *operand) {
       Operation *producer = operand->get().getDefiningOp();
       return producer && producer->hasOneUse() && !recomputes(operand);
@@ -54,6 +63,11 @@ struct FuseElementwisePass
     linalg::populateConstantFoldLinalgOperations(patterns, control);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns),
                                 GreedyRewriteConfig().setUseTopDownTraversal());
+    int64_t after = countLinalg();
+    numAfter += after;
+    if (remarks)
+      getOperation().emitRemark()
+          << "elementwise fusion: " << before << " linalg ops -> " << after;
   }
 };
 } // namespace

@@ -180,6 +180,8 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
            "Apply the elementwise consumer of a seeded matmul (in the same "
            "block) to each register tile before it is stored">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each fused epilogue as a remark on the matmul (a fusion report)">,
     Option<"prefetchAhead", "prefetch-ahead", "int64_t", /*default=*/"64",
            "Seeded matmuls with N >= 4096 and K <= 64: prefetch the right "
            "operand's row k this many columns ahead of the first register "
@@ -192,6 +194,10 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numEpilogues", "num-epilogues",
+              "Elementwise consumers applied to the register tiles">,
+  ];
 }
 
 def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
@@ -417,11 +423,17 @@ def VectorizeConvTranspose
            "Apply the elementwise consumer of a ConvTranspose whose "
            "accumulators start from a fill or bias (in the same block) to "
            "each output row vector before it is written">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each fused epilogue as a remark on the ConvTranspose (a fusion report)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numEpilogues", "num-epilogues",
+              "Elementwise consumers applied to the output row vectors">,
+  ];
 }
 
 def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> {
@@ -469,11 +481,17 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
            "Apply the elementwise consumer of a depthwise conv whose "
            "accumulators start from a fill or bias (in the same block) to "
            "each accumulator vector before it is written">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each fused epilogue as a remark on the convolution (a fusion report)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numEpilogues", "num-epilogues",
+              "Elementwise consumers applied to the accumulator vectors">,
+  ];
 }
 
 def VectorizeReductions : Pass<"tfrt-vectorize-reductions", "mlir::func::FuncOp"> {
@@ -531,7 +549,15 @@ def FuseElementwise : Pass<"tfrt-fuse-elementwise", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::affine::AffineDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect"];  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report the linalg ops before and after fusion as a remark on "
+           "the function (a fusion report)">,
+  ];
+  let statistics = [
+    Statistic<"numBefore", "linalg-ops-before", "linalg ops before fusion">,
+    Statistic<"numAfter", "linalg-ops-after", "linalg ops after fusion">,
+  ];
 }
 
 def PackWeightTiles : Pass<"tfrt-pack-weight-tiles", "mlir::func::FuncOp"> {

@@ -59,7 +59,8 @@ bool isConvTransposeGeneric(linalg::GenericOp op) {
 }
 
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
-                           int64_t lanes, bool epilogues) {
+                           int64_t lanes, bool epilogues, bool remarks,
+                           int64_t &fusedEpilogues) {
   if (!isConvTransposeGeneric(op))
     return failure();
   SmallVector<int64_t> r = op.getStaticLoopRanges();
@@ -226,11 +227,13 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
         scf::YieldOp::create(b, l, hLoop.getResults());
       });
   if (epilogue) {
+    tfrt::remarkEpilogue(op, *epilogue, "transposed convolution", remarks);
     Value result = tensor::ExpandShapeOp::create(
         rewriter, loc, epilogue->generic->getResult(0).getType(),
         nLoop.getResult(0), rowsOf);
     tfrt::finishEpilogue(rewriter, *epilogue, result);
     rewriter.eraseOp(op);
+    ++fusedEpilogues;
     return success();
   }
   rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
@@ -255,8 +258,10 @@ struct VectorizeConvTransposePass
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    int64_t fused = 0;
     for (linalg::GenericOp op : ops)
-      (void)vectorizeOne(rewriter, op, lanes, epilogues);
+      (void)vectorizeOne(rewriter, op, lanes, epilogues, remarks, fused);
+    numEpilogues += fused;
   }
 };
 } // namespace

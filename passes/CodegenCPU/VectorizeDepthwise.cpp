@@ -116,7 +116,8 @@ int64_t vectorsPerGroup(int64_t full) {
 
 LogicalResult vectorizeOne(RewriterBase &rewriter,
                            linalg::DepthwiseConv2DNchwChwOp op, int64_t lanes,
-                           bool epilogues) {
+                           bool epilogues, bool remarks,
+                           int64_t &fusedEpilogues) {
   if (!op.hasPureTensorSemantics())
     return failure();
   Value in = op.getInputs()[0], filter = op.getInputs()[1],
@@ -248,8 +249,10 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
         scf::YieldOp::create(b, l, cLoop.getResult(0));
       });
   if (epilogue) {
+    tfrt::remarkEpilogue(op, *epilogue, "depthwise convolution", remarks);
     tfrt::finishEpilogue(rewriter, *epilogue, nLoop.getResult(0));
     rewriter.eraseOp(op);
+    ++fusedEpilogues;
     return success();
   }
   rewriter.replaceOp(op, nLoop.getResult(0));
@@ -271,8 +274,10 @@ struct VectorizeDepthwisePass
     if (ops.empty())
       return;
     IRRewriter rewriter(&getContext());
+    int64_t fused = 0;
     for (linalg::DepthwiseConv2DNchwChwOp op : ops)
-      (void)vectorizeOne(rewriter, op, lanes, epilogues);
+      (void)vectorizeOne(rewriter, op, lanes, epilogues, remarks, fused);
+    numEpilogues += fused;
   }
 };
 } // namespace

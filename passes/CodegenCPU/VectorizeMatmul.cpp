@@ -744,7 +744,8 @@ constexpr int64_t kPrefetchMaxK = 64;
 /// broadcast of the fill value or of the bias elements instead of reading
 /// an output that a separate pass filled first; that pass goes.
 LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
-                        int64_t prefetchAhead, bool epilogues) {
+                        int64_t prefetchAhead, bool epilogues, bool remarks,
+                        int64_t &fusedEpilogues) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
@@ -931,8 +932,10 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
         scf::YieldOp::create(b, l, innerLoop.getResult(0));
       });
   if (epilogue) {
+    tfrt::remarkEpilogue(op, *epilogue, "matrix product", remarks);
     tfrt::finishEpilogue(rewriter, *epilogue, blocks.getResult(0));
     rewriter.eraseOp(op);
+    ++fusedEpilogues;
     return success();
   }
   if (!direct)
@@ -1017,6 +1020,7 @@ struct VectorizeMatmulPass
       return;
     IRRewriter rewriter(&getContext());
     DenseMap<Operation *, Value> packedConstants;
+    int64_t fusedEpilogues = 0;
     for (linalg::MatmulOp op : ops) {
       if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
         continue;
@@ -1025,8 +1029,8 @@ struct VectorizeMatmulPass
       if (succeeded(
               constPackedOne(rewriter, op, constPackMinBytes, packedConstants)))
         continue;
-      if (seedInit &&
-          succeeded(seededOne(rewriter, op, prefetchAhead, epilogues)))
+      if (seedInit && succeeded(seededOne(rewriter, op, prefetchAhead,
+                                          epilogues, remarks, fusedEpilogues)))
         continue;
       if (succeeded(rowOne(rewriter, op)))
         continue;
@@ -1034,6 +1038,7 @@ struct VectorizeMatmulPass
     }
     for (auto &entry : packedConstants)
       foldSmallConstantSlices(rewriter, cast<arith::ConstantOp>(entry.first));
+    numEpilogues += fusedEpilogues;
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     for (RegisteredOperationName name :

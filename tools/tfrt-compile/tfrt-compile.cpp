@@ -146,6 +146,12 @@ cl::opt<bool> fuseEpiloguesOpt(
              "register tiles before they are stored, instead of a second "
              "pass over the output (default on)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fusionReportOpt(
+    "fusion-report",
+    cl::desc("Print a fusion report to stderr as remarks: the linalg ops "
+             "before and after elementwise fusion, and every epilogue that "
+             "runs on a kernel's register tiles, with its nodes"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -471,6 +477,7 @@ int main(int argc, char **argv) {
   popts.profile = profileOpt;
   popts.flushDenormals = flushDenormalsOpt;
   popts.fuseEpilogues = fuseEpiloguesOpt;
+  popts.fusionRemarks = fusionReportOpt;
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
   popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 16);
