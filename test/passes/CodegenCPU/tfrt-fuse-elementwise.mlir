@@ -1,4 +1,5 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-fuse-elementwise | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-fuse-elementwise="remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A hard swish feeding a 1x1 convolution (a contraction that reads its input
 // once per output channel) stays a generic of its own: the convolution's
@@ -65,3 +66,9 @@ func.func @fusion_kept(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4xf32
   } -> tensor<4xf32>
   return %s : tensor<4xf32>
 }
+
+// With `remarks`, each function reports its linalg ops before and after
+// fusion (a fusion report, tfrt-compile --fusion-report): the conv and its
+// producer stay two, the chain into the row sum becomes one.
+// REMARK: tfrt-fuse-elementwise.mlir:18:1: remark: elementwise fusion: 2 linalg ops -> 2
+// REMARK: tfrt-fuse-elementwise.mlir:52:1: remark: elementwise fusion: 2 linalg ops -> 1

@@ -1,5 +1,6 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-conv-transpose -canonicalize -cse | FileCheck %s
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-conv-transpose="epilogues=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-conv-transpose="remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 #in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d5)>
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d3, d6)>
@@ -52,3 +53,7 @@ func.func @bias_scale_relu(%x: tensor<1x4x3x32xf32>, %w: tensor<4x2x2x2xf32>, %b
   } -> tensor<1x2x3x2x32x2xf32>
   return %y : tensor<1x2x3x2x32x2xf32>
 }
+
+// With `remarks`, each fused epilogue is reported on its producer (a
+// fusion report, tfrt-compile --fusion-report).
+// REMARK: remark: epilogue (unnamed) runs on the register tiles of the transposed convolution

@@ -1,5 +1,6 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise -canonicalize -cse | FileCheck %s
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise="epilogues=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise="remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A 3x3 depthwise conv whose accumulators start from its bias, followed by
 // a per-channel scale and a ReLU: each accumulator vector is scaled by the
@@ -80,3 +81,7 @@ func.func @init_read(%x: tensor<1x2x6x18xf32>, %w: tensor<2x3x3xf32>, %acc: tens
   } -> tensor<1x2x4x16xf32>
   return %r : tensor<1x2x4x16xf32>
 }
+
+// With `remarks`, each fused epilogue is reported on its producer (a
+// fusion report, tfrt-compile --fusion-report).
+// REMARK: remark: epilogue (unnamed) runs on the register tiles of the depthwise convolution

@@ -1,5 +1,6 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul -canonicalize -cse | FileCheck %s
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="epilogues=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A 1x1 conv (the matmul of tfrt-vectorize-conv on the collapsed output,
 // seeded with its bias) followed by a hard-swish: 32-column register tiles
@@ -219,3 +220,7 @@ func.func @reads_init(%x: tensor<8x1024xf32>, %w: tensor<16x8xf32>, %acc: tensor
   } -> tensor<1x16x32x32xf32>
   return %r : tensor<1x16x32x32xf32>
 }
+
+// With `remarks`, each fused epilogue is reported on its producer (a
+// fusion report, tfrt-compile --fusion-report).
+// REMARK: remark: epilogue (unnamed) runs on the register tiles of the matrix product
