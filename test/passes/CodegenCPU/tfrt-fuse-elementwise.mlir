@@ -70,5 +70,5 @@ func.func @fusion_kept(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4xf32
 // With `remarks`, each function reports its linalg ops before and after
 // fusion (a fusion report, tfrt-compile --fusion-report): the conv and its
 // producer stay two, the chain into the row sum becomes one.
-// REMARK: tfrt-fuse-elementwise.mlir:18:1: remark: elementwise fusion: 2 linalg ops -> 2
-// REMARK: tfrt-fuse-elementwise.mlir:52:1: remark: elementwise fusion: 2 linalg ops -> 1
+// REMARK: tfrt-fuse-elementwise.mlir:{{[0-9]+}}:1: remark: elementwise fusion: 2 linalg ops -> 2
+// REMARK: tfrt-fuse-elementwise.mlir:{{[0-9]+}}:1: remark: elementwise fusion: 2 linalg ops -> 1
