@@ -222,19 +222,17 @@ struct AsyncTileLoopsPass
     // consumer is rebuilt on the 6-D shape instead (the collapse moves after
     // it), so that it can split along with the ConvTranspose.
     if (epilogues) {
+      SmallVector<linalg::LinalgOp> expanded;
       for (linalg::LinalgOp op : candidates)
         if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
           if (isConvTransposeGeneric(generic))
-            expandConsumer(rewriter, generic, erased);
+            if (linalg::GenericOp g6 =
+                    expandConsumer(rewriter, generic, erased))
+              expanded.push_back(g6);
       llvm::erase_if(candidates, [&](linalg::LinalgOp op) {
         return erased.contains(op.getOperation());
       });
-      for (Operation &op : func.getBody().front())
-        if (auto g = dyn_cast<linalg::GenericOp>(&op))
-          if (g->hasAttr(kExpandedAttr)) {
-            g->removeAttr(kExpandedAttr);
-            candidates.push_back(cast<linalg::LinalgOp>(&op));
-          }
+      candidates.append(expanded);
     }
     // Matmuls and 1x1 convs with an elementwise consumer first, so that the
     // producer of their init (a fill or a bias broadcast) is still whole
@@ -288,27 +286,24 @@ struct AsyncTileLoopsPass
                                     : 0);
   }
 
-  /// Marks the consumers that expandConsumer builds until they join the
-  /// candidates.
-  static constexpr llvm::StringLiteral kExpandedAttr = "tfrt.expanded";
-
   /// When the only user of ConvTranspose `op`'s 6-D result is a collapse
   /// into [N, M, IH * KH, IW * KW] whose only user is an all-parallel
   /// generic reading it through the identity (and its other inputs through
   /// maps of the leading two dims and zeros, or the identity), rebuilds
   /// that generic on the 6-D shape: its init and identity-read inputs are
-  /// expanded, the collapse follows it.
-  void expandConsumer(IRRewriter &rewriter, linalg::GenericOp op,
-                      llvm::DenseSet<Operation *> &erased) {
+  /// expanded, the collapse follows it. Returns the rebuilt generic (null
+  /// when nothing changed) and adds the replaced one to `erased`.
+  linalg::GenericOp expandConsumer(IRRewriter &rewriter, linalg::GenericOp op,
+                                   llvm::DenseSet<Operation *> &erased) {
     Value result = op->getResult(0);
     if (!result.hasOneUse())
-      return;
+      return {};
     auto collapse =
         dyn_cast<tensor::CollapseShapeOp>(*result.getUsers().begin());
     if (!collapse || !collapse->hasOneUse() ||
         collapse.getReassociationIndices() !=
             SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}})
-      return;
+      return {};
     auto g = dyn_cast<linalg::GenericOp>(*collapse->getUsers().begin());
     auto type4 = collapse.getResultType();
     auto type6 = cast<RankedTensorType>(result.getType());
@@ -318,7 +313,7 @@ struct AsyncTileLoopsPass
         !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
         llvm::any_of(g.getBody()->getOperations(),
                      [](Operation &o) { return isa<linalg::IndexOp>(o); }))
-      return;
+      return {};
     MLIRContext *ctx = op.getContext();
     auto e = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineMap> maps;
@@ -335,14 +330,14 @@ struct AsyncTileLoopsPass
       AffineMap map = g.getMatchingIndexingMap(in);
       if (in->get() == collapse.getResult()) {
         if (!map.isIdentity())
-          return;
+          return {};
         inputs.push_back(result);
         maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
         continue;
       }
       auto t = dyn_cast<RankedTensorType>(in->get().getType());
       if (!t || !t.hasStaticShape())
-        return;
+        return {};
       if (map.isIdentity() && t.getShape() == type4.getShape()) {
         inputs.push_back(in->get());
         maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
@@ -356,7 +351,7 @@ struct AsyncTileLoopsPass
         }
         auto d = dyn_cast<AffineDimExpr>(r);
         if (!d || d.getPosition() > 1)
-          return;
+          return {};
         results.push_back(e(d.getPosition()));
       }
       inputs.push_back(in->get());
@@ -374,12 +369,12 @@ struct AsyncTileLoopsPass
                                         ValueRange{init}, maps, iters);
     rewriter.inlineRegionBefore(g.getRegion(), g6.getRegion(),
                                 g6.getRegion().begin());
-    g6->setAttr(kExpandedAttr, rewriter.getUnitAttr());
     Value back = tensor::CollapseShapeOp::create(rewriter, g.getLoc(), type4,
                                                  g6->getResult(0), re);
     erased.insert(g);
     rewriter.replaceOp(g, back);
     rewriter.eraseOp(collapse);
+    return g6;
   }
 
   /// Splits `consumer` as `op` would be split and computes `op` (with the

@@ -202,7 +202,6 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
         if (wholeInputs)
           return std::nullopt;
         e.indexing = Epilogue::Indexing::ImageSplit;
-        e.tileColumns = tileColumns;
       }
     }
   } else if (rank != 2 || e.expand) {
@@ -485,28 +484,25 @@ bool tfrt::epilogueViewsContiguous(const Epilogue &e, unsigned from) {
   return true;
 }
 
-void tfrt::remarkEpilogue(Operation *producer, const Epilogue &e,
-                          StringRef kernel, bool remarks) {
-  if (!remarks)
-    return;
-  SmallVector<StringRef> names;
-  e.generic->getLoc()->walk([&](Location loc) {
-    if (auto name = dyn_cast<NameLoc>(loc))
-      if (!llvm::is_contained(names, name.getName().strref()))
-        names.push_back(name.getName().strref());
-    return WalkResult::advance();
-  });
-  InFlightDiagnostic d = producer->emitRemark("epilogue ");
-  if (names.empty())
-    d << "(unnamed)";
-  llvm::interleave(
-      names, [&](StringRef n) { d << "'" << n << "'"; }, [&] { d << ", "; });
-  d << " runs on the register tiles of the " << kernel;
-}
-
 void tfrt::finishEpilogue(RewriterBase &rewriter, const Epilogue &e,
-                          Value result) {
+                          Value result, Operation *producer, StringRef kernel,
+                          bool remarks) {
   linalg::GenericOp g = e.generic;
+  if (remarks) {
+    SmallVector<StringRef> names;
+    g->getLoc()->walk([&](Location loc) {
+      if (auto name = dyn_cast<NameLoc>(loc))
+        if (!llvm::is_contained(names, name.getName().strref()))
+          names.push_back(name.getName().strref());
+      return WalkResult::advance();
+    });
+    InFlightDiagnostic d = producer->emitRemark("epilogue ");
+    if (names.empty())
+      d << "(unnamed)";
+    llvm::interleave(
+        names, [&](StringRef n) { d << "'" << n << "'"; }, [&] { d << ", "; });
+    d << " runs on the register tiles of the " << kernel;
+  }
   Value replacement = result;
   if (e.expand && e.indexing == Epilogue::Indexing::Rows)
     replacement = tensor::ExpandShapeOp::create(
@@ -514,4 +510,5 @@ void tfrt::finishEpilogue(RewriterBase &rewriter, const Epilogue &e,
   rewriter.replaceOp(g, replacement);
   if (e.expand && e.expand->use_empty())
     rewriter.eraseOp(e.expand);
+  rewriter.eraseOp(producer);
 }

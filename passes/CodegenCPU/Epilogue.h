@@ -51,8 +51,6 @@ struct Epilogue {
   mlir::tensor::ExpandShapeOp expand;
   Indexing indexing = Indexing::Rows;
   int64_t width = 0;
-  /// The register tile's columns (ImageSplit).
-  int64_t tileColumns = 0;
   llvm::SmallVector<Input> inputs;
 };
 
@@ -105,16 +103,14 @@ mlir::Value applyEpilogueDirect(mlir::OpBuilder &b, mlir::Location loc,
 /// is a view of the buffer, not a copy).
 bool epilogueViewsContiguous(const Epilogue &e, unsigned from);
 
-/// With `remarks`, reports on `producer` that the consumer's nodes (the
-/// names in its location) run on `kernel`'s register tiles; a fusion report
-/// (tfrt-compile --fusion-report).
-void remarkEpilogue(mlir::Operation *producer, const Epilogue &e,
-                    llvm::StringRef kernel, bool remarks);
-
 /// Replaces the consumer by `result` (the tile loops' final destination)
-/// and erases the product's expand; the caller erases the product's op.
+/// and erases the product's expand and `producer`, the op that computed the
+/// product. With `remarks`, first reports on `producer` that the consumer's
+/// nodes (the names in its location) run on `kernel`'s register tiles (a
+/// fusion report, tfrt-compile --fusion-report).
 void finishEpilogue(mlir::RewriterBase &rewriter, const Epilogue &e,
-                    mlir::Value result);
+                    mlir::Value result, mlir::Operation *producer,
+                    llvm::StringRef kernel, bool remarks);
 
 } // namespace tfrt
 

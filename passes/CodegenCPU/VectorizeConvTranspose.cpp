@@ -227,12 +227,11 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
         scf::YieldOp::create(b, l, hLoop.getResults());
       });
   if (epilogue) {
-    tfrt::remarkEpilogue(op, *epilogue, "transposed convolution", remarks);
     Value result = tensor::ExpandShapeOp::create(
         rewriter, loc, epilogue->generic->getResult(0).getType(),
         nLoop.getResult(0), rowsOf);
-    tfrt::finishEpilogue(rewriter, *epilogue, result);
-    rewriter.eraseOp(op);
+    tfrt::finishEpilogue(rewriter, *epilogue, result, op,
+                         "transposed convolution", remarks);
     ++fusedEpilogues;
     return success();
   }

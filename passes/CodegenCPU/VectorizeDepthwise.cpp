@@ -249,9 +249,8 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
         scf::YieldOp::create(b, l, cLoop.getResult(0));
       });
   if (epilogue) {
-    tfrt::remarkEpilogue(op, *epilogue, "depthwise convolution", remarks);
-    tfrt::finishEpilogue(rewriter, *epilogue, nLoop.getResult(0));
-    rewriter.eraseOp(op);
+    tfrt::finishEpilogue(rewriter, *epilogue, nLoop.getResult(0), op,
+                         "depthwise convolution", remarks);
     ++fusedEpilogues;
     return success();
   }

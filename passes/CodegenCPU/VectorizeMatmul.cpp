@@ -932,9 +932,8 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
         scf::YieldOp::create(b, l, innerLoop.getResult(0));
       });
   if (epilogue) {
-    tfrt::remarkEpilogue(op, *epilogue, "matrix product", remarks);
-    tfrt::finishEpilogue(rewriter, *epilogue, blocks.getResult(0));
-    rewriter.eraseOp(op);
+    tfrt::finishEpilogue(rewriter, *epilogue, blocks.getResult(0), op,
+                         "matrix product", remarks);
     ++fusedEpilogues;
     return success();
   }
