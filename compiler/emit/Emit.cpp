@@ -10,6 +10,7 @@
 
 #include "compiler/emit/Emit.h"
 #include "compiler/emit/EmitCuda.h"
+#include "compiler/emit/ParallelCodegen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -587,31 +588,39 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
     return makeError("internal error: invalid LLVM IR: " + verifyErr);
 
   resolved.translateSeconds = lap(clock);
-  // LLVM's middle end runs at most its O2 pipeline: on PP-OCR cls, O3 (larger
-  // unroll thresholds, more aggressive inlining and loop passes) tripled
-  // the time spent here with no measurable speed-up of the generated code
-  // (docs/performance.md). Machine code generation keeps `optLevel`.
-  auto transformer =
-      makeOptimizingTransformer(std::min(optLevel, 2u), 0, tm.get());
-  if (auto e = transformer(m.get()))
-    return std::move(e);
-  resolved.optimizeSeconds = lap(clock);
-
-  std::string out;
-  llvm::raw_string_ostream os(out);
+  CodegenOptions cg;
+  cg.optLevel = optLevel;
+  if (kind == OutputKind::LlvmIr)
+    cg.fileType = std::nullopt;
+  else
+    cg.fileType = kind == OutputKind::Object
+                      ? llvm::CodeGenFileType::ObjectFile
+                      : llvm::CodeGenFileType::AssemblyFile;
+  // CUDA modules carry a device binary and its registration: kept whole.
+  cg.threads = cuda ? 1 : std::max(1u, target.codegenThreads);
+  cg.computeSymbol = name + "_compute";
+  if (cg.threads > 1)
+    cg.mergeLinker = findMergeLinker();
+  if (target.splitMinInstructions)
+    cg.minInstructions = *target.splitMinInstructions;
+  TargetMachineFactory factory = [&]() {
+    return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(
+        triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, cgLevel));
+  };
+  CodegenStats stats;
+  auto code = optimizeAndCompile(*m, factory, cg, stats);
+  if (!code)
+    return code.takeError();
+  resolved.partitions = stats.partitions;
+  resolved.splitSeconds = stats.splitSeconds;
+  resolved.optimizeSeconds = stats.optimizeSeconds;
+  resolved.codegenSeconds = stats.codegenSeconds;
+  resolved.mergeSeconds = stats.mergeSeconds;
   if (kind == OutputKind::LlvmIr) {
+    std::string out;
+    llvm::raw_string_ostream os(out);
     m->print(os, nullptr);
     return out;
   }
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream bos(buffer);
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, bos, nullptr,
-                              kind == OutputKind::Object
-                                  ? llvm::CodeGenFileType::ObjectFile
-                                  : llvm::CodeGenFileType::AssemblyFile))
-    return makeError("the target cannot emit this file type");
-  pm.run(*m);
-  resolved.codegenSeconds = lap(clock);
-  return std::string(buffer.begin(), buffer.end());
+  return code;
 }

@@ -48,6 +48,12 @@ struct TargetOptions {
   std::string cpu;    ///< empty or "native": the host CPU
   std::string features;
   unsigned optLevel = 3;
+  /// Threads (module partitions) for LLVM optimisation and code generation;
+  /// 1 compiles the module whole (ParallelCodegen.h).
+  unsigned codegenThreads = 1;
+  /// Modules smaller than this many LLVM instructions are compiled whole;
+  /// unset: ParallelCodegen's default.
+  std::optional<uint64_t> splitMinInstructions;
 };
 
 /// The target actually used, resolved from TargetOptions.
@@ -56,6 +62,10 @@ struct ResolvedTarget {
   /// Seconds spent translating to LLVM IR, in LLVM's optimisation pipeline
   /// and in machine code generation (for --time-phases).
   double translateSeconds = 0, optimizeSeconds = 0, codegenSeconds = 0;
+  /// Partitions compiled on their own threads (1: whole), the seconds spent
+  /// splitting the module and merging their objects.
+  unsigned partitions = 1;
+  double splitSeconds = 0, mergeSeconds = 0;
 };
 
 enum class OutputKind { Object, Assembly, LlvmIr };

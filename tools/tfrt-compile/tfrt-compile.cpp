@@ -39,6 +39,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <chrono>
+#include <thread>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -152,6 +153,19 @@ cl::opt<bool> fusionReportOpt(
              "before and after elementwise fusion, and every epilogue that "
              "runs on a kernel's register tiles, with its nodes"),
     cl::init(false), cl::cat(category));
+cl::opt<unsigned> codegenThreadsOpt(
+    "codegen-threads",
+    cl::desc("Threads for LLVM optimisation and machine code generation: "
+             "the module is split into up to N partitions compiled in "
+             "parallel and merged into one object with ld.lld (default 0: "
+             "the machine's hardware threads, at most 8; 1: the module "
+             "whole; --emit=llvm|asm and --target=cuda compile it whole)"),
+    cl::init(0), cl::cat(category));
+cl::opt<uint64_t> codegenSplitMinOpt(
+    "codegen-split-min",
+    cl::desc("With --codegen-threads: modules of fewer LLVM instructions "
+             "are compiled whole (default 20000)"),
+    cl::init(20000), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -580,6 +594,11 @@ int main(int argc, char **argv) {
   topts.cpu = mcpu;
   topts.features = mattr;
   topts.optLevel = optLevel;
+  topts.codegenThreads =
+      codegenThreadsOpt
+          ? codegenThreadsOpt
+          : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  topts.splitMinInstructions = codegenSplitMinOpt;
   tfrt::OutputKind kind = emit == "llvm"  ? tfrt::OutputKind::LlvmIr
                           : emit == "asm" ? tfrt::OutputKind::Assembly
                                           : tfrt::OutputKind::Object;
@@ -590,8 +609,16 @@ int main(int argc, char **argv) {
   if (!code)
     return fail(llvm::toString(code.takeError()));
   timer.record("translate", resolved.translateSeconds);
+  if (resolved.partitions > 1)
+    timer.record("split", resolved.splitSeconds);
   timer.record("llvm-opt", resolved.optimizeSeconds);
   timer.record("codegen", resolved.codegenSeconds);
+  if (resolved.partitions > 1) {
+    timer.record("merge", resolved.mergeSeconds);
+    if (timePhases)
+      llvm::errs() << "time-phases: " << resolved.partitions
+                   << " partitions compiled in parallel\n";
+  }
   timer.start = std::chrono::steady_clock::now();
   if (toStdout) {
     llvm::outs() << *code;
