@@ -295,6 +295,23 @@ void exposeCrossReferences(Module &m, const Plan &plan) {
       expose(v);
 }
 
+/// Turns every definition of `m` that partition `p` does not hold into a
+/// declaration.
+void keepOnly(Module &m, const Plan &plan, unsigned p) {
+  for (Function &f : m)
+    if (!f.isDeclaration() && !plan.defines(p, &f)) {
+      f.deleteBody();
+      f.setLinkage(GlobalValue::ExternalLinkage);
+      f.setComdat(nullptr);
+    }
+  for (GlobalVariable &v : m.globals())
+    if (!v.isDeclaration() && !plan.defines(p, &v)) {
+      v.setInitializer(nullptr);
+      v.setLinkage(GlobalValue::ExternalLinkage);
+      v.setComdat(nullptr);
+    }
+}
+
 /// Joins relocatable objects with `ld.lld -r` and makes hidden symbols local.
 Expected<std::string> mergeObjects(ArrayRef<std::string> objects,
                                    const std::string &linker) {
@@ -386,19 +403,33 @@ Expected<std::string> tfrt::optimizeAndCompile(Module &m,
 
   exposeCrossReferences(m, *plan);
   unsigned n = plan->partitions;
+  // Partitions 1.. are cloned and serialised for their threads; partition
+  // 0 (the compute function, the ABI and most weights) is what remains of
+  // `m` itself, compiled on this thread in its context.
   std::vector<SmallVector<char, 0>> bitcode(n);
-  for (unsigned p = 0; p < n; ++p) {
+  for (unsigned p = 1; p < n; ++p) {
     ValueToValueMapTy vmap;
     std::unique_ptr<Module> part = CloneModule(
         m, vmap, [&](const GlobalValue *gv) { return plan->defines(p, gv); });
     raw_svector_ostream os(bitcode[p]);
     WriteBitcodeToFile(*part, os);
   }
+  keepOnly(m, *plan, 0);
   stats.splitSeconds = lap(clock);
   stats.partitions = n;
 
   std::vector<std::string> objects(n), errors(n);
   std::vector<double> optSeconds(n, 0), cgSeconds(n, 0);
+  auto compile = [&](unsigned p, Module &part) {
+    std::unique_ptr<TargetMachine> tm = tmf();
+    if (!tm) {
+      errors[p] = "cannot create a target machine";
+      return;
+    }
+    if (auto e =
+            runOne(part, *tm, opts, objects[p], optSeconds[p], cgSeconds[p]))
+      errors[p] = toString(std::move(e));
+  };
   auto work = [&](unsigned p) {
     LLVMContext ctx;
     auto part = parseBitcodeFile(
@@ -409,19 +440,12 @@ Expected<std::string> tfrt::optimizeAndCompile(Module &m,
       errors[p] = toString(part.takeError());
       return;
     }
-    std::unique_ptr<TargetMachine> tm = tmf();
-    if (!tm) {
-      errors[p] = "cannot create a target machine";
-      return;
-    }
-    if (auto e =
-            runOne(**part, *tm, opts, objects[p], optSeconds[p], cgSeconds[p]))
-      errors[p] = toString(std::move(e));
+    compile(p, **part);
   };
   std::vector<std::thread> workers;
   for (unsigned p = 1; p < n; ++p)
     workers.emplace_back(work, p);
-  work(0);
+  compile(0, m);
   for (std::thread &t : workers)
     t.join();
   double parallel = lap(clock);

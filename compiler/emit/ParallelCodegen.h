@@ -66,8 +66,9 @@ using TargetMachineFactory =
 /// object or assembly. With `opts.threads` > 1, an object file type, an ELF
 /// target, a merge linker and a module of at least `opts.minInstructions`
 /// instructions, the work is split over threads as described above. `m` is
-/// left optimised when compiled whole; in the split case it is left
-/// unoptimised (its local symbols that cross partitions become hidden).
+/// left optimised when compiled whole; in the split case it is left holding
+/// the optimised first partition (the compute function and the ABI), the
+/// other definitions reduced to declarations.
 /// With no file type, returns an empty string (`m` holds the result).
 llvm::Expected<std::string> optimizeAndCompile(llvm::Module &m,
                                                const TargetMachineFactory &tm,
