@@ -186,6 +186,10 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
            "Seeded matmuls with N >= 4096 and K <= 64: prefetch the right "
            "operand's row k this many columns ahead of the first register "
            "rows' tiles (0: no prefetch)">,
+    Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"4",
+           "Unroll the K loops of the 8x32 register tiles of the packed, "
+           "constant-packed and seeded paths by this factor (halved until "
+           "it divides the trip count; 1: no unrolling)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -350,14 +351,14 @@ std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
 constexpr int64_t kCriticalStride = 4096;
 
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase);
+                     Value panelBase, SmallVectorImpl<scf::ForOp> &kLoops);
 
 /// A matmul whose right operand's rows are a multiple of 4 KiB
 /// (`pack-min-rows`): the operand is packed into [N/32][K][32] panels
 /// (weights at compile time, other values once before the parallel loop
 /// around the matmul) and read by emitPackedTiles.
 LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
-                        int64_t minRows) {
+                        int64_t minRows, SmallVectorImpl<scf::ForOp> &kLoops) {
   if (minRows <= 0)
     return failure();
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
@@ -381,7 +382,7 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   if (site->before != op.getOperation())
     packChunks = largestDivisor(n / nr, {8, 4, 2});
   Value packed = packPanels(rewriter, loc, rhs, nr, packChunks);
-  emitPackedTiles(rewriter, op, packed, Value());
+  emitPackedTiles(rewriter, op, packed, Value(), kLoops);
   return success();
 }
 
@@ -394,7 +395,7 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
 /// [panels, K, 32]; column j of `op` is in panel `panelBase + j / 32`
 /// (`j / 32` when `panelBase` is null).
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase) {
+                     Value panelBase, SmallVectorImpl<scf::ForOp> &kLoops) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
@@ -455,10 +456,12 @@ void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
                                            ValueRange{mi, col}, zero,
                                            ArrayRef<bool>{true, true});
     }
-    Value kEnd = arith::AddIOp::create(b, l, kb, cst(b, kt));
+    // Constant bounds (the block's offset added inside), so that the K loop
+    // unrolls without a remainder loop.
     auto kLoop = scf::ForOp::create(
-        b, l, kb, kEnd, c1, ValueRange{acc},
-        [&](OpBuilder &b, Location l, Value ki, ValueRange kIter) {
+        b, l, c0, cst(b, kt), c1, ValueRange{acc},
+        [&](OpBuilder &b, Location l, Value kk, ValueRange kIter) {
+          Value ki = arith::AddIOp::create(b, l, kb, kk);
           Value x = vector::TransferReadOp::create(b, l, lhsType, lhs,
                                                    ValueRange{mi, ki}, zero,
                                                    ArrayRef<bool>{true, true});
@@ -469,6 +472,7 @@ void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
                                                   mapsAttr, iters);
           scf::YieldOp::create(b, l, r);
         });
+    kLoops.push_back(kLoop);
     return vector::TransferWriteOp::create(b, l, kLoop.getResult(0), out,
                                            ValueRange{mi, col},
                                            ArrayRef<bool>{true, true})
@@ -541,7 +545,8 @@ std::optional<int64_t> maxAlignedOffset(OpFoldResult v, int64_t align) {
 /// packed on a Xeon). `packedConstants` keeps one packing per constant.
 LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
                              int64_t minBytes,
-                             DenseMap<Operation *, Value> &packedConstants) {
+                             DenseMap<Operation *, Value> &packedConstants,
+                             SmallVectorImpl<scf::ForOp> &kLoops) {
   if (minBytes <= 0)
     return failure();
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
@@ -595,7 +600,7 @@ LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   Value base = arith::DivUIOp::create(
       rewriter, loc, off,
       arith::ConstantIndexOp::create(rewriter, loc, kPanel));
-  emitPackedTiles(rewriter, op, packed, base);
+  emitPackedTiles(rewriter, op, packed, base, kLoops);
   return success();
 }
 
@@ -745,7 +750,8 @@ constexpr int64_t kPrefetchMaxK = 64;
 /// an output that a separate pass filled first; that pass goes.
 LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
                         int64_t prefetchAhead, bool epilogues, bool remarks,
-                        int64_t &fusedEpilogues) {
+                        int64_t &fusedEpilogues,
+                        SmallVectorImpl<scf::ForOp> &kLoops) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
@@ -850,6 +856,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
                                                   mapsAttr, iters);
           scf::YieldOp::create(b, l, r);
         });
+    kLoops.push_back(kLoop);
     if (epilogue)
       return tfrt::applyEpilogue(b, l, *epilogue, epilogueOperands,
                                  kLoop.getResult(0), out, mi, col);
@@ -1020,16 +1027,18 @@ struct VectorizeMatmulPass
     IRRewriter rewriter(&getContext());
     DenseMap<Operation *, Value> packedConstants;
     int64_t fusedEpilogues = 0;
+    SmallVector<scf::ForOp> kLoops;
     for (linalg::MatmulOp op : ops) {
       if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
         continue;
-      if (succeeded(packedOne(rewriter, op, packMinRows)))
+      if (succeeded(packedOne(rewriter, op, packMinRows, kLoops)))
         continue;
-      if (succeeded(
-              constPackedOne(rewriter, op, constPackMinBytes, packedConstants)))
+      if (succeeded(constPackedOne(rewriter, op, constPackMinBytes,
+                                   packedConstants, kLoops)))
         continue;
-      if (seedInit && succeeded(seededOne(rewriter, op, prefetchAhead,
-                                          epilogues, remarks, fusedEpilogues)))
+      if (seedInit &&
+          succeeded(seededOne(rewriter, op, prefetchAhead, epilogues, remarks,
+                              fusedEpilogues, kLoops)))
         continue;
       if (succeeded(rowOne(rewriter, op)))
         continue;
@@ -1037,6 +1046,16 @@ struct VectorizeMatmulPass
     }
     for (auto &entry : packedConstants)
       foldSmallConstantSlices(rewriter, cast<arith::ConstantOp>(entry.first));
+    // The register tiles' K loops: kUnroll steps per iteration (the largest
+    // power-of-two factor of it that divides the trip count).
+    for (scf::ForOp loop : kLoops) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      int64_t factor = kUnroll;
+      while (factor > 1 && (!trips || trips->getSExtValue() % factor))
+        factor /= 2;
+      if (factor > 1)
+        (void)loopUnrollByFactor(loop, factor);
+    }
     numEpilogues += fusedEpilogues;
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
