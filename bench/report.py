@@ -64,8 +64,8 @@ def table(res):
     if res.get("layers"):
         lay = res["layers"]
         w("det's dense convolutions inside the compiled model (`bench/layers/run.sh det`: "
-          "profiling build, 1 thread, median of %d rounds, against the median of the "
-          "peaks measured before each round, %.1f GFLOP/s): **%d of %d** timed layers at "
+          "profiling build, 1 thread, median of %d rounds, each round against the "
+          "peak measured just before it, median %.1f GFLOP/s): **%d of %d** timed layers at "
           ">= %.0f%% of peak%s." % (lay["rounds"], lay["peak_gflops"], lay["layers_at_min"],
                                      lay["layers_timed"], lay["min_pct"],
                                      "; all of them together (their FLOPs over their time) "
@@ -75,6 +75,13 @@ def table(res):
         out.extend(layers.markdown_table(lay["layers"], lay["min_pct"]))
         w("")
     if res["kernels"]:
+        peaks = [p for k in res["kernels"] for p in k.get("round_peaks_gflops") or []]
+        if peaks:
+            w("Kernels (`bench/kernels/run.sh`, 1 thread): the median of the rounds' "
+              "medians; %% of peak is the median over the rounds of each round's "
+              "GFLOP/s over the peak measured just before it (peaks %.1f-%.1f GFLOP/s "
+              "in this run)." % (min(peaks), max(peaks)))
+            w("")
         w("| kernel | median | GFLOP/s | % of peak | compile |")
         w("|---|---|---|---|---|")
         for k in res["kernels"]:

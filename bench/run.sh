@@ -11,7 +11,8 @@
 #
 #   bench/run.sh              # everything (about 15 minutes on 2 cores)
 #   bench/run.sh --no-doc     # leave docs/performance.md alone
-# Environment: ROUNDS (default 5), RUNS, as for bench/models/run.sh.
+# Environment: ROUNDS (default 5), RUNS, as for bench/models/run.sh;
+# KERNEL_ROUNDS (default 5) for bench/kernels/run.sh.
 # Timing never decides a test: this only measures and reports.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +31,8 @@ peak=$(sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p' "$OUT/peak.txt")
 [ -n "$peak" ] || { echo "bench/run.sh: no peak measured" >&2; exit 1; }
 
 rm -f "$OUT/kernels.jsonl" "$OUT/models.jsonl" "$OUT/layers.json"
-JSON_OUT="$OUT/kernels.jsonl" PEAK_GFLOPS="$peak" bench/kernels/run.sh
+JSON_OUT="$OUT/kernels.jsonl" PEAK_BIN="$OUT/peak_fma" ROUNDS=${KERNEL_ROUNDS:-5} \
+  bench/kernels/run.sh
 JSON_OUT="$OUT/models.jsonl" ROUNDS=${ROUNDS:-5} bench/models/run.sh cls det rec
 JSON_OUT="$OUT/layers.json" bench/layers/run.sh det
 

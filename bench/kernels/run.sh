@@ -5,8 +5,11 @@
 #
 # usage: bench/kernels/run.sh [KERNEL...]     (default: all, see KERNELS below)
 # environment:
-#   PEAK_GFLOPS=   the 1-core FP32 peak measured in the same session (e.g. with
-#                  the team's peak_fma tool); without it no "% of peak" column
+#   PEAK_BIN=      a built bench/kernels/peak_fma: measures the 1-core FP32
+#                  peak before every round; "% of peak" is the median over
+#                  rounds of the round's GFLOP/s over that round's peak
+#   PEAK_GFLOPS=   otherwise, one peak for every round; with neither, no
+#                  "% of peak" column
 #   RUNS=30 WARMUP=5 ROUNDS=3   timed runs per round, median of round medians
 #   JSON_OUT=      also append one JSON object per kernel to this file
 #   BUILD_DIR=build, OUT_DIR=build/bench/kernels
@@ -18,6 +21,7 @@ RUNS=${RUNS:-30}
 WARMUP=${WARMUP:-5}
 ROUNDS=${ROUNDS:-3}
 PEAK_GFLOPS=${PEAK_GFLOPS:-}
+PEAK_BIN=${PEAK_BIN:-}
 PY=/usr/bin/python3
 mkdir -p "$OUT_DIR"
 
@@ -82,28 +86,40 @@ r=np.random.RandomState(7)
 for f, s in zip(sys.argv[1::2], sys.argv[2::2]):
     np.save(f, (r.rand(*[int(x) for x in s.split('x')]) - 0.5).astype(np.float32))" \
     "$OUT_DIR/$name.x.npy" "$xs" "$OUT_DIR/$name.w.npy" "$ws"
-  meds=$(for ((r = 0; r < ROUNDS; r++)); do
-    "$BUILD_DIR/bin/tfrt-run" "$OUT_DIR/$name.so" --name "$name" --input "x=$OUT_DIR/$name.x.npy" \
+  # Each round: the peak first when PEAK_BIN is set (the clock and the
+  # neighbours of this VM change within minutes), then the kernel.
+  rounds=$(for ((r = 0; r < ROUNDS; r++)); do
+    p=${PEAK_GFLOPS:-0}
+    [ -n "$PEAK_BIN" ] && p=$("$PEAK_BIN" 0.3 | sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p')
+    m=$("$BUILD_DIR/bin/tfrt-run" "$OUT_DIR/$name.so" --name "$name" --input "x=$OUT_DIR/$name.x.npy" \
       --input "w=$OUT_DIR/$name.w.npy" --benchmark="$RUNS" --warmup="$WARMUP" |
-      sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p'
-  done | sort -n | tr '\n' ' ')
+      sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
+    echo "$m:$p"
+  done | tr '\n' ' ')
   fl=$(flops "$ys" "$ws" "$kind")
-  "$PY" - "$name" "$fl" "$compile_s" "$PEAK_GFLOPS" $meds <<'PYEOF'
+  "$PY" - "$name" "$fl" "$compile_s" $rounds <<'PYEOF'
 import sys, statistics
-name, fl, cs, peak = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-ms = [float(x) for x in sys.argv[5:]]
+name, fl, cs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+pairs = [tuple(float(v) for v in r.split(":")) for r in sys.argv[4:] if r.split(":")[0]]
+ms = sorted(m for m, _ in pairs)
 med = statistics.median(ms)
 gf = fl / (med * 1e-3) / 1e9
-pct = " %5.1f%% of peak" % (100 * gf / float(peak)) if peak else ""
+peaks = [p for _, p in pairs if p > 0]
+# % of peak: the median over rounds of (the round's GFLOP/s / the peak
+# measured just before it).
+pct = (statistics.median(100 * fl / (m * 1e-3) / 1e9 / p for m, p in pairs if p > 0)
+       if peaks else None)
+text = " %5.1f%% of peak" % pct if pct is not None else ""
 print("%-26s %9.3f ms (round medians %.3f..%.3f) %8.1f GFLOP/s%s  compile %.1f s"
-      % (name, med, min(ms), max(ms), gf, pct, cs))
+      % (name, med, min(ms), max(ms), gf, text, cs))
 import json, os
 if os.environ.get("JSON_OUT"):
     with open(os.environ["JSON_OUT"], "a") as fh:
         fh.write(json.dumps({"kernel": name, "flop": fl, "median_ms": med,
                              "round_medians_ms": ms, "gflops": round(gf, 2),
-                             "peak_gflops": float(peak) if peak else None,
-                             "pct_of_peak": round(100 * gf / float(peak), 1) if peak else None,
+                             "peak_gflops": round(statistics.median(peaks), 1) if peaks else None,
+                             "round_peaks_gflops": peaks,
+                             "pct_of_peak": round(pct, 1) if pct is not None else None,
                              "compile_s": round(float(cs), 2)}) + "\n")
 PYEOF
 done

@@ -5,7 +5,8 @@ convolutions, their kernels, channels and output sizes) and the
 `tfrt-run --profile-json` files of several rounds of a profiling build, and
 prints, for every dense Conv (group 1) that has a launch or kernel entry of
 its own, the median time per run over the rounds, GFLOP/s and % of the peak
-(the median of the peaks measured before each round).
+(per round against the peak measured just before it, the median over the
+rounds).
 
 usage: layers.py MODEL.onnx INPUT=SHAPE --peaks P1,P2,... --min-pct 85
                  [--json OUT.json] [--markdown OUT.md] PROFILE.json...
@@ -115,6 +116,15 @@ def main():
     convs, heavy = dense_convs(args.model, args.input)
     peaks = [float(p) for p in args.peaks.split(",") if p]
     peak = statistics.median(peaks)
+    if len(peaks) != len(args.profiles):
+        sys.exit("layers.py: %d peaks for %d profiles" % (len(peaks), len(args.profiles)))
+
+    def pct_of_peaks(flops, round_ms):
+        """% of peak: the median over rounds of the round's GFLOP/s over the
+        peak measured just before that round (this VM's clock and
+        neighbours change within minutes)."""
+        return statistics.median(100 * flops / (ms * 1e-3) / 1e9 / p
+                                 for ms, p in zip(round_ms, peaks))
     times = {n: [] for n in convs}  # ms per run, one per round
     shared = set()
     fused = set()  # timed with their epilogue
@@ -162,7 +172,7 @@ def main():
             gflops = c["flops"] / (ms * 1e-3) / 1e9
             row.update(ms=round(ms, 4), round_ms=[round(x, 4) for x in t],
                        gflops=round(gflops, 1),
-                       pct=round(100 * gflops / peak, 1),
+                       pct=round(pct_of_peaks(c["flops"], t), 1),
                        epilogue=n in fused)
         else:
             row["shared"] = n in shared
@@ -180,12 +190,15 @@ def main():
     # weighted by their work, beside the per-layer count).
     total_ms = sum(r["ms"] for r in timed)
     total_flops = sum(r["flops"] for r in timed)
-    weighted_pct = (100 * total_flops / (total_ms * 1e-3) / 1e9 / peak
+    weighted_pct = (pct_of_peaks(total_flops,
+                                 [sum(r["round_ms"][i] for r in timed)
+                                  for i in range(len(args.profiles))])
                     if total_ms > 0 else 0.0)
 
     lines = markdown_table(timed + untimed, args.min_pct)
-    summary = ("%d of %d timed dense conv layers at >= %.0f%% of %.1f GFLOP/s "
-               "(median of %d rounds; peaks %s); all timed layers together "
+    summary = ("%d of %d timed dense conv layers at >= %.0f%% of peak (each "
+               "round against the peak measured before it, median %.1f GFLOP/s; "
+               "median of %d rounds; peaks %s); all timed layers together "
                "%.1f%% of peak (%.3f ms, %.1f MFLOP); %d untimed (no entry of "
                "their own); %d squeeze-excitation convs on 1x1 maps "
                "(matrix-vector products) not counted, %.3f ms together" % (
