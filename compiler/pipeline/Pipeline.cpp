@@ -99,6 +99,7 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
                     "canonicalize");
     pm.addNestedPass<func::FuncOp>(createPackWeightTiles());
+    pm.addNestedPass<func::FuncOp>(createUnrollAccumulatorLoops());
     addUpstream(pm, "canonicalize,cse");
   }
 }

@@ -19,7 +19,6 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -351,14 +350,14 @@ std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
 constexpr int64_t kCriticalStride = 4096;
 
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase, SmallVectorImpl<scf::ForOp> &kLoops);
+                     Value panelBase);
 
 /// A matmul whose right operand's rows are a multiple of 4 KiB
 /// (`pack-min-rows`): the operand is packed into [N/32][K][32] panels
 /// (weights at compile time, other values once before the parallel loop
 /// around the matmul) and read by emitPackedTiles.
 LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
-                        int64_t minRows, SmallVectorImpl<scf::ForOp> &kLoops) {
+                        int64_t minRows) {
   if (minRows <= 0)
     return failure();
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
@@ -382,7 +381,7 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   if (site->before != op.getOperation())
     packChunks = largestDivisor(n / nr, {8, 4, 2});
   Value packed = packPanels(rewriter, loc, rhs, nr, packChunks);
-  emitPackedTiles(rewriter, op, packed, Value(), kLoops);
+  emitPackedTiles(rewriter, op, packed, Value());
   return success();
 }
 
@@ -395,7 +394,7 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
 /// [panels, K, 32]; column j of `op` is in panel `panelBase + j / 32`
 /// (`j / 32` when `panelBase` is null).
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase, SmallVectorImpl<scf::ForOp> &kLoops) {
+                     Value panelBase) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
@@ -456,8 +455,8 @@ void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
                                            ValueRange{mi, col}, zero,
                                            ArrayRef<bool>{true, true});
     }
-    // Constant bounds (the block's offset added inside), so that the K loop
-    // unrolls without a remainder loop.
+    // Constant bounds (the block's offset added inside), so that
+    // tfrt-unroll-accumulator-loops unrolls the K loop without a remainder.
     auto kLoop = scf::ForOp::create(
         b, l, c0, cst(b, kt), c1, ValueRange{acc},
         [&](OpBuilder &b, Location l, Value kk, ValueRange kIter) {
@@ -472,7 +471,6 @@ void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
                                                   mapsAttr, iters);
           scf::YieldOp::create(b, l, r);
         });
-    kLoops.push_back(kLoop);
     return vector::TransferWriteOp::create(b, l, kLoop.getResult(0), out,
                                            ValueRange{mi, col},
                                            ArrayRef<bool>{true, true})
@@ -545,8 +543,7 @@ std::optional<int64_t> maxAlignedOffset(OpFoldResult v, int64_t align) {
 /// packed on a Xeon). `packedConstants` keeps one packing per constant.
 LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
                              int64_t minBytes,
-                             DenseMap<Operation *, Value> &packedConstants,
-                             SmallVectorImpl<scf::ForOp> &kLoops) {
+                             DenseMap<Operation *, Value> &packedConstants) {
   if (minBytes <= 0)
     return failure();
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
@@ -600,7 +597,7 @@ LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   Value base = arith::DivUIOp::create(
       rewriter, loc, off,
       arith::ConstantIndexOp::create(rewriter, loc, kPanel));
-  emitPackedTiles(rewriter, op, packed, base, kLoops);
+  emitPackedTiles(rewriter, op, packed, base);
   return success();
 }
 
@@ -750,8 +747,7 @@ constexpr int64_t kPrefetchMaxK = 64;
 /// an output that a separate pass filled first; that pass goes.
 LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
                         int64_t prefetchAhead, bool epilogues, bool remarks,
-                        int64_t &fusedEpilogues,
-                        SmallVectorImpl<scf::ForOp> &kLoops) {
+                        int64_t &fusedEpilogues) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
@@ -856,7 +852,6 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
                                                   mapsAttr, iters);
           scf::YieldOp::create(b, l, r);
         });
-    kLoops.push_back(kLoop);
     if (epilogue)
       return tfrt::applyEpilogue(b, l, *epilogue, epilogueOperands,
                                  kLoop.getResult(0), out, mi, col);
@@ -1027,18 +1022,16 @@ struct VectorizeMatmulPass
     IRRewriter rewriter(&getContext());
     DenseMap<Operation *, Value> packedConstants;
     int64_t fusedEpilogues = 0;
-    SmallVector<scf::ForOp> kLoops;
     for (linalg::MatmulOp op : ops) {
       if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
         continue;
-      if (succeeded(packedOne(rewriter, op, packMinRows, kLoops)))
+      if (succeeded(packedOne(rewriter, op, packMinRows)))
         continue;
-      if (succeeded(constPackedOne(rewriter, op, constPackMinBytes,
-                                   packedConstants, kLoops)))
+      if (succeeded(
+              constPackedOne(rewriter, op, constPackMinBytes, packedConstants)))
         continue;
-      if (seedInit &&
-          succeeded(seededOne(rewriter, op, prefetchAhead, epilogues, remarks,
-                              fusedEpilogues, kLoops)))
+      if (seedInit && succeeded(seededOne(rewriter, op, prefetchAhead,
+                                          epilogues, remarks, fusedEpilogues)))
         continue;
       if (succeeded(rowOne(rewriter, op)))
         continue;
@@ -1046,16 +1039,6 @@ struct VectorizeMatmulPass
     }
     for (auto &entry : packedConstants)
       foldSmallConstantSlices(rewriter, cast<arith::ConstantOp>(entry.first));
-    // The register tiles' K loops: kUnroll steps per iteration (the largest
-    // power-of-two factor of it that divides the trip count).
-    for (scf::ForOp loop : kLoops) {
-      std::optional<APInt> trips = loop.getStaticTripCount();
-      int64_t factor = kUnroll;
-      while (factor > 1 && (!trips || trips->getSExtValue() % factor))
-        factor /= 2;
-      if (factor > 1)
-        (void)loopUnrollByFactor(loop, factor);
-    }
     numEpilogues += fusedEpilogues;
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);

@@ -1,6 +1,6 @@
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="const-pack-min-bytes=1 k-unroll=1" -canonicalize -cse -mlir-print-elementsattrs-with-hex-if-larger=-1 | FileCheck %s
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="const-pack-min-bytes=0 k-unroll=1" -canonicalize -cse | FileCheck %s --check-prefix=OFF
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="k-unroll=1" | FileCheck %s --check-prefix=DEFAULT
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="const-pack-min-bytes=1" -canonicalize -cse -mlir-print-elementsattrs-with-hex-if-larger=-1 | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="const-pack-min-bytes=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul | FileCheck %s --check-prefix=DEFAULT
 
 // Weights [2, 65] (rows of 65 floats, not whole cache lines) read by the
 // chunks of an scf.forall along N, 32 columns each, and by the matmul of

@@ -1,5 +1,5 @@
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="k-unroll=1" -canonicalize -cse | FileCheck %s
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="pack-min-rows=0 k-unroll=1" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="pack-min-rows=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
 
 // N = 1024 (a 4 KiB row stride) and 256 rows: the right operand is copied
 // into [N/32][K][32] panels, one contiguous 32-float row per k and panel;

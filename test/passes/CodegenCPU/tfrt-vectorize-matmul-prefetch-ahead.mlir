@@ -1,6 +1,6 @@
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="k-unroll=1" -canonicalize -cse | FileCheck %s
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=128 k-unroll=1" -canonicalize -cse | FileCheck %s --check-prefix=FAR
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=0 k-unroll=1" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=128" -canonicalize -cse | FileCheck %s --check-prefix=FAR
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
 
 // 16 rows of 4096 columns (a 1x1 conv with 16 input channels on a 64x64
 // map): the first 8 register rows of the cache tile prefetch row k of the

@@ -1,5 +1,5 @@
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="k-unroll=1" -canonicalize -cse | FileCheck %s
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="seed-init=0 k-unroll=1" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="seed-init=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
 
 // A 1x1 conv (tfrt-vectorize-conv's matmul on the collapsed output) split
 // into parallel chunks of 16 output channels, whose output starts as the
