@@ -616,6 +616,9 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   resolved.optimizeSeconds = stats.optimizeSeconds;
   resolved.codegenSeconds = stats.codegenSeconds;
   resolved.mergeSeconds = stats.mergeSeconds;
+  resolved.wholeReason = cuda && cg.threads == 1 && target.codegenThreads > 1
+                             ? "a CUDA module"
+                             : stats.whole;
   if (kind == OutputKind::LlvmIr) {
     std::string out;
     llvm::raw_string_ostream os(out);

@@ -66,6 +66,8 @@ struct ResolvedTarget {
   /// splitting the module and merging their objects.
   unsigned partitions = 1;
   double splitSeconds = 0, mergeSeconds = 0;
+  /// Why LLVM compiled the module whole (empty when it was split).
+  std::string wholeReason;
 };
 
 enum class OutputKind { Object, Assembly, LlvmIr };

@@ -385,10 +385,22 @@ Expected<std::string> tfrt::optimizeAndCompile(Module &m,
   for (const Function &f : m)
     size += instructionCount(f);
   std::optional<Plan> plan;
-  if (opts.threads > 1 && opts.fileType == CodeGenFileType::ObjectFile &&
-      m.getTargetTriple().isOSBinFormatELF() && !opts.mergeLinker.empty() &&
-      size >= opts.minInstructions)
-    plan = planPartitions(m, opts.threads, opts.computeSymbol);
+  if (opts.threads <= 1)
+    stats.whole = "one thread";
+  else if (opts.fileType != CodeGenFileType::ObjectFile)
+    stats.whole = "assembly or LLVM IR output";
+  else if (!m.getTargetTriple().isOSBinFormatELF())
+    stats.whole = "not an ELF target";
+  else if (opts.mergeLinker.empty())
+    stats.whole = "no ld.lld found to merge partitions";
+  else if (size < opts.minInstructions)
+    stats.whole = (Twine(size) +
+                   " LLVM instructions, under the split "
+                   "threshold of " +
+                   Twine(opts.minInstructions))
+                      .str();
+  else if (!(plan = planPartitions(m, opts.threads, opts.computeSymbol)))
+    stats.whole = "no parallel loops to spread over partitions";
   if (!plan) {
     std::unique_ptr<TargetMachine> tm = tmf();
     if (!tm)

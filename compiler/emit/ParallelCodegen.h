@@ -57,6 +57,8 @@ struct CodegenStats {
   /// parallel section) and the merge.
   double splitSeconds = 0, optimizeSeconds = 0, codegenSeconds = 0,
          mergeSeconds = 0;
+  /// Why the module was compiled whole (empty when it was split).
+  std::string whole;
 };
 
 using TargetMachineFactory =

@@ -618,6 +618,9 @@ int main(int argc, char **argv) {
     if (timePhases)
       llvm::errs() << "time-phases: " << resolved.partitions
                    << " partitions compiled in parallel\n";
+  } else if (timePhases) {
+    llvm::errs() << "time-phases: compiled whole (" << resolved.wholeReason
+                 << ")\n";
   }
   timer.start = std::chrono::steady_clock::now();
   if (toStdout) {

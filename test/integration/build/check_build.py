@@ -574,7 +574,14 @@ def cmd_cross(args):
             ("x86-64", args.cc, [], []),
             ("aarch64", tools[triple + "-gcc"], [f"--target-triple={triple}"], emulator)):
         out = fresh_dir(os.path.join(work, arch))
-        run([compiler, tiny, "--name", "tiny_cnn", "-o", out + "/", *triple_args])
+        # tiny_cnn with parallel loops (a low --parallel-min-cost), compiled
+        # in two module partitions whatever its size: the merged object
+        # (ld.lld -r of the target's objects) must run on both machines.
+        _, text = run([compiler, tiny, "--name", "tiny_cnn", "-o", out + "/",
+                       "--parallel-min-cost=1000", "--codegen-threads=2",
+                       "--codegen-split-min=0", "--time-phases", *triple_args])
+        if "2 partitions compiled in parallel" not in text:
+            raise Failure(f"{arch} tiny_cnn was not compiled in partitions:\n{text}")
         run([compiler, mlp, "--name", "mlp", "--input-shape", "x=2x6", "-o", out + "/",
              *triple_args])
         for name in ("tiny_cnn", "mlp"):
