@@ -361,6 +361,9 @@ int main(int argc, char **argv) {
     return fail("--name '" + name + "' is not a C identifier");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + ": expected -O0 to -O3");
+  if (codegenThreadsOpt > 256)
+    return fail("--codegen-threads=" + llvm::Twine(codegenThreadsOpt) +
+                ": expected 0 (the hardware threads, at most 8) to 256");
   if (emit == "shared" && !targetTriple.empty() && linkerOpt.empty() &&
       llvm::Triple(llvm::Triple::normalize(targetTriple)) !=
           llvm::Triple(llvm::sys::getDefaultTargetTriple()))
