@@ -101,7 +101,7 @@ for f, s in zip(sys.argv[1::2], sys.argv[2::2]):
 import sys, statistics
 name, fl, cs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 pairs = [tuple(float(v) for v in r.split(":")) for r in sys.argv[4:] if r.split(":")[0]]
-ms = sorted(m for m, _ in pairs)
+ms = [m for m, _ in pairs]  # in round order, like the peaks
 med = statistics.median(ms)
 gf = fl / (med * 1e-3) / 1e9
 peaks = [p for _, p in pairs if p > 0]
@@ -117,6 +117,8 @@ if os.environ.get("JSON_OUT"):
     with open(os.environ["JSON_OUT"], "a") as fh:
         fh.write(json.dumps({"kernel": name, "flop": fl, "median_ms": med,
                              "round_medians_ms": ms, "gflops": round(gf, 2),
+                             "round_pct_of_peak": [round(100 * fl / (m * 1e-3) / 1e9 / p, 1)
+                                                   for m, p in pairs if p > 0],
                              "peak_gflops": round(statistics.median(peaks), 1) if peaks else None,
                              "round_peaks_gflops": peaks,
                              "pct_of_peak": round(pct, 1) if pct is not None else None,
