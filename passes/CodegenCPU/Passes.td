@@ -495,21 +495,24 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
 }
 
 def VectorizeReductions : Pass<"tfrt-vectorize-reductions", "mlir::func::FuncOp"> {
-  let summary = "Sum over trailing dimensions with vector accumulators";
+  let summary = "Sums, maxima and minima over trailing dimensions with vector accumulators";
   let description = [{
     On tensors: a static f32 `linalg.generic` with one input read through
     the identity map, one init read through the projection on its leading
     (parallel) dimensions, only reduction loops after them and the body
     `out + in` (GlobalAveragePool, ReduceSum and ReduceMean over the last
-    axes before their division) is replaced by an `scf.for` over the output
-    elements. Each output's input row (the trailing dimensions, collapsed;
-    at least `lanes` elements) is summed `lanes * unroll` elements at a time
-    into a wide vector accumulator (LLVM splits it into `unroll` independent
-    registers), then the rest as whole `lanes`-vectors and scalars; the
-    parts are combined with a reassociating `vector.reduction` and added to
-    the init element. The summation order differs from the scalar chain the
-    generic lowers to (reassociated float sums); the scalar chain is bound
-    by the latency of one add per element.
+    axes before their division) or `maximumf`, `minimumf`, `maxnumf`,
+    `minnumf` of `in` and `out` (Softmax's row maximum, ReduceMax/Min) is
+    replaced by an `scf.for` over the output elements. Each output's input
+    row (the trailing dimensions, collapsed; at least `lanes` elements) is
+    combined `lanes * unroll` elements at a time into a wide vector
+    accumulator (starting at 0, -inf for maxima, +inf for minima; LLVM
+    splits it into `unroll` independent registers), then the rest as whole
+    `lanes`-vectors and scalars; the parts are combined with a
+    `vector.reduction` of the same kind and then with the init element.
+    Sums are reassociated (the order differs from the scalar chain the
+    generic lowers to); maxima and minima are exact in any order. The
+    scalar chain is bound by the latency of one operation per element.
 
     Before: `linalg.generic` (d0, d1, d2, d3) -> (d0, d1), reduction over
     d2, d3 of a tensor<1x96x160x160xf32>, body `arith.addf %in, %out`.

@@ -2,13 +2,18 @@
 //
 // Implements tfrt-vectorize-reductions: a static f32 linalg.generic on
 // tensors that sums its one input over its trailing dimensions
-// (GlobalAveragePool, ReduceSum/ReduceMean over the last axes) becomes a loop
-// over the output elements whose body adds the contiguous row with vector
-// accumulators instead of one scalar add chain (see Passes.td).
+// (GlobalAveragePool, ReduceSum/ReduceMean over the last axes) or takes
+// their maximum or minimum (Softmax's row maximum, ReduceMax/Min) becomes a
+// loop over the output elements whose body combines the contiguous row with
+// vector accumulators instead of one scalar chain (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/CodegenCPU/Passes.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 namespace tfrt {
 #define GEN_PASS_DEF_VECTORIZEREDUCTIONS
@@ -19,26 +24,70 @@ using namespace mlir;
 
 namespace {
 
-/// Returns true if `op`'s body is `yield(addf(in, out))` (either order).
-bool isSumBody(linalg::GenericOp op) {
+/// The combining kind of `op`'s body when it is `yield(f(in, out))` (either
+/// order) for f one of addf, maximumf, minimumf, maxnumf, minnumf.
+std::optional<vector::CombiningKind> combinerOf(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
   if (body.getNumArguments() != 2 ||
       !llvm::hasSingleElement(body.without_terminator()))
-    return false;
-  auto add = dyn_cast<arith::AddFOp>(body.front());
+    return std::nullopt;
+  Operation &f = body.front();
   auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  if (!add || !yield || yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != add.getResult())
-    return false;
+  if (!yield || yield.getNumOperands() != 1 || f.getNumOperands() != 2 ||
+      f.getNumResults() != 1 || yield.getOperand(0) != f.getResult(0))
+    return std::nullopt;
   Value a = body.getArgument(0), o = body.getArgument(1);
-  return (add.getLhs() == a && add.getRhs() == o) ||
-         (add.getLhs() == o && add.getRhs() == a);
+  if (!((f.getOperand(0) == a && f.getOperand(1) == o) ||
+        (f.getOperand(0) == o && f.getOperand(1) == a)))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<vector::CombiningKind>>(&f)
+      .Case([](arith::AddFOp) { return vector::CombiningKind::ADD; })
+      .Case([](arith::MaximumFOp) { return vector::CombiningKind::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return vector::CombiningKind::MINIMUMF; })
+      .Case([](arith::MaxNumFOp) { return vector::CombiningKind::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return vector::CombiningKind::MINNUMF; })
+      .Default([](Operation *) { return std::nullopt; });
 }
 
-/// Sum of the elements of `v` (reassociation allowed).
-Value reduceVector(OpBuilder &b, Location loc, Value v) {
-  return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v,
-                                     Value(), arith::FastMathFlags::reassoc);
+/// `a` combined with `b` elementwise (vectors or scalars).
+Value combine(OpBuilder &b, Location loc, vector::CombiningKind kind, Value x,
+              Value y) {
+  switch (kind) {
+  case vector::CombiningKind::MAXIMUMF:
+    return arith::MaximumFOp::create(b, loc, x, y);
+  case vector::CombiningKind::MINIMUMF:
+    return arith::MinimumFOp::create(b, loc, x, y);
+  case vector::CombiningKind::MAXNUMF:
+    return arith::MaxNumFOp::create(b, loc, x, y);
+  case vector::CombiningKind::MINNUMF:
+    return arith::MinNumFOp::create(b, loc, x, y);
+  default:
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+}
+
+/// The identity of `kind`: 0 for sums, -inf for maxima, +inf for minima.
+float identityOf(vector::CombiningKind kind) {
+  switch (kind) {
+  case vector::CombiningKind::MAXIMUMF:
+  case vector::CombiningKind::MAXNUMF:
+    return -std::numeric_limits<float>::infinity();
+  case vector::CombiningKind::MINIMUMF:
+  case vector::CombiningKind::MINNUMF:
+    return std::numeric_limits<float>::infinity();
+  default:
+    return 0.0f;
+  }
+}
+
+/// The elements of `v` combined (sums reassociated; maxima and minima are
+/// exact in any order).
+Value reduceVector(OpBuilder &b, Location loc, vector::CombiningKind kind,
+                   Value v) {
+  return vector::ReductionOp::create(b, loc, kind, v, Value(),
+                                     kind == vector::CombiningKind::ADD
+                                         ? arith::FastMathFlags::reassoc
+                                         : arith::FastMathFlags::none);
 }
 
 LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
@@ -73,7 +122,8 @@ LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
   for (int64_t d = 0; d < kept; ++d)
     if (inType.getDimSize(d) != outType.getDimSize(d))
       return failure();
-  if (!isSumBody(op))
+  std::optional<vector::CombiningKind> kind = combinerOf(op);
+  if (!kind)
     return failure();
 
   int64_t rows = outType.getNumElements();
@@ -112,17 +162,16 @@ LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
         SmallVector<Value> parts;
         if (mainEnd > 0) {
           Value acc = arith::ConstantOp::create(
-              b, l, DenseElementsAttr::get(wideType, 0.0f));
+              b, l, DenseElementsAttr::get(wideType, identityOf(*kind)));
           auto colLoop = scf::ForOp::create(
               b, l, c0, cst(b, mainEnd), cst(b, step), ValueRange{acc},
               [&](OpBuilder &b, Location l, Value col, ValueRange accs) {
                 Value v = vector::TransferReadOp::create(
                     b, l, wideType, in, ValueRange{row, col}, zero,
                     ArrayRef<bool>{true});
-                Value sum = arith::AddFOp::create(b, l, accs[0], v);
-                scf::YieldOp::create(b, l, sum);
+                scf::YieldOp::create(b, l, combine(b, l, *kind, accs[0], v));
               });
-          parts.push_back(reduceVector(b, l, colLoop.getResult(0)));
+          parts.push_back(reduceVector(b, l, *kind, colLoop.getResult(0)));
         }
         if (restVectors > 0) {
           Value acc;
@@ -130,18 +179,18 @@ LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
             Value v = vector::TransferReadOp::create(
                 b, l, vecType, in, ValueRange{row, cst(b, mainEnd + i * lanes)},
                 zero, ArrayRef<bool>{true});
-            acc = acc ? arith::AddFOp::create(b, l, acc, v).getResult() : v;
+            acc = acc ? combine(b, l, *kind, acc, v) : v;
           }
-          parts.push_back(reduceVector(b, l, acc));
+          parts.push_back(reduceVector(b, l, *kind, acc));
         }
         for (int64_t c = tailStart; c < cols; ++c)
           parts.push_back(
               tensor::ExtractOp::create(b, l, in, ValueRange{row, cst(b, c)}));
-        Value sum = parts.front();
+        Value all = parts.front();
         for (Value p : ArrayRef<Value>(parts).drop_front())
-          sum = arith::AddFOp::create(b, l, sum, p);
+          all = combine(b, l, *kind, all, p);
         Value old = tensor::ExtractOp::create(b, l, iter[0], ValueRange{row});
-        Value res = arith::AddFOp::create(b, l, old, sum);
+        Value res = combine(b, l, *kind, old, all);
         Value next =
             tensor::InsertOp::create(b, l, res, iter[0], ValueRange{row});
         scf::YieldOp::create(b, l, next);

@@ -55,6 +55,64 @@ func.func @last_axis(%x: tensor<6x20xf32>, %init: tensor<6xf32>) -> tensor<6xf32
 
 // -----
 
+// Softmax's row maximum (rec's 40 x 6625 classifier output): the vector
+// accumulator starts at -inf, combines with arith.maximumf, and the parts
+// with a vector.reduction <maximumf> (exact in any order, no fast-math
+// flag), then with the init element.
+// CHECK-LABEL: func.func @row_max
+// CHECK: scf.for %[[ROW:[a-z0-9_]+]] = {{.*}} -> (tensor<40xf32>)
+// CHECK: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<64xf32>
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[NEG]]) -> (vector<64xf32>)
+// CHECK: %[[V:.*]] = vector.transfer_read
+// CHECK: %[[M:.*]] = arith.maximumf %[[A]], %[[V]] : vector<64xf32>
+// CHECK: scf.yield %[[M]]
+// CHECK: vector.reduction <maximumf>, %[[ACC]] : vector<64xf32> into f32
+// CHECK: vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
+// CHECK: tensor.extract %{{.*}}[%[[ROW]], %{{.*}}] : tensor<40x6625xf32>
+// CHECK: arith.maximumf
+// CHECK: arith.maximumf
+// CHECK: %[[OLD:.*]] = tensor.extract
+// CHECK: arith.maximumf %[[OLD]], %{{.*}} : f32
+// CHECK-NOT: arith.addf
+#id3m = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#lead3m = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @row_max(%x: tensor<1x40x6625xf32>, %init: tensor<1x40xf32>) -> tensor<1x40xf32> {
+  %r = linalg.generic {indexing_maps = [#id3m, #lead3m], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x40x6625xf32>) outs(%init : tensor<1x40xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<1x40xf32>
+  return %r : tensor<1x40xf32>
+}
+
+// -----
+
+// Minima start at +inf; maxnumf/minnumf reduce with their own kinds.
+// CHECK-LABEL: func.func @min_kinds
+// CHECK: arith.constant dense<0x7F800000> : vector<64xf32>
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} : vector<64xf32>
+// CHECK: vector.reduction <minimumf>
+// CHECK: arith.constant dense<0xFF800000> : vector<64xf32>
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : vector<64xf32>
+// CHECK: vector.reduction <maxnumf>
+#id2n = affine_map<(d0, d1) -> (d0, d1)>
+#first2n = affine_map<(d0, d1) -> (d0)>
+func.func @min_kinds(%x: tensor<4x128xf32>, %init: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %a = linalg.generic {indexing_maps = [#id2n, #first2n], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x128xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.minimumf %out, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %b = linalg.generic {indexing_maps = [#id2n, #first2n], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x128xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maxnumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // Left alone: a product body, a reduction over a leading dim, rows shorter
 // than one vector.
 // CHECK-LABEL: func.func @kept
