@@ -251,6 +251,10 @@ llvm::Error defineParallelLaunches(llvm::Module &m, llvm::StringRef compute,
     auto *tramp = llvm::Function::Create(
         llvm::FunctionType::get(voidTy, {ptrTy, i64, i64}, false),
         llvm::GlobalValue::InternalLinkage, base + "_chunk", m);
+    // The body is inlined into the trampoline: its vector-width preference
+    // (tfrt-approximate-math `wide-vectors`) must hold there.
+    if (body->hasFnAttribute("prefer-vector-width"))
+      tramp->addFnAttr(body->getFnAttribute("prefer-vector-width"));
     {
       llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", tramp));
       SmallVector<llvm::Value *> args = {tramp->getArg(1), tramp->getArg(2)};
