@@ -30,8 +30,10 @@ struct ApproximateMathPass
     if (wideVectors)
       getOperation()->walk([&](func::FuncOp f) {
         WalkResult found = f.walk([](Operation *op) {
-          if (op->getDialect() && isa<math::MathDialect>(op->getDialect()) &&
-              op->getNumResults() == 1 &&
+          if (isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+                  math::Log1pOp, math::Log2Op, math::TanhOp, math::ErfOp,
+                  math::ErfcOp, math::SinOp, math::CosOp, math::AtanOp,
+                  math::Atan2Op, math::AsinOp, math::AcosOp>(op) &&
               getElementTypeOrSelf(op->getResult(0).getType()).isF32())
             return WalkResult::interrupt();
           return WalkResult::advance();
@@ -50,6 +52,14 @@ struct ApproximateMathPass
       SmallVector<Attribute> entries;
       if (auto old = f->getAttrOfType<ArrayAttr>("passthrough"))
         entries.assign(old.begin(), old.end());
+      bool present = llvm::any_of(entries, [](Attribute e) {
+        auto pair = dyn_cast<ArrayAttr>(e);
+        return pair && pair.size() == 2 &&
+               pair[0] ==
+                   StringAttr::get(e.getContext(), "prefer-vector-width");
+      });
+      if (present)
+        continue;
       entries.push_back(
           ArrayAttr::get(ctx, {StringAttr::get(ctx, "prefer-vector-width"),
                                StringAttr::get(ctx, "512")}));

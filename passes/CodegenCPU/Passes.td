@@ -24,7 +24,9 @@ def ApproximateMath : Pass<"tfrt-approximate-math"> {
     After: a branch-free sequence of `arith` ops and clamps (no call).
 
     With `wide-vectors` (default on), every `func.func` that had such f32
-    ops gets `passthrough = [["prefer-vector-width", "512"]]`, which becomes
+    ops (exp, exp2, expm1, log, log1p, log2, tanh, erf, erfc, sin, cos,
+    atan, atan2, asin, acos) gets `passthrough = [["prefer-vector-width",
+    "512"]]` unless it asks for a width already, which becomes
     that LLVM function attribute: LLVM's loop vectorizer otherwise prefers
     256-bit vectors on AVX-512 cores, and the polynomials are compute-bound
     (an exp pass over 40 x 6625 floats, rec's softmax, took about 20% less

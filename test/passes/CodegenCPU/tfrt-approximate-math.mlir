@@ -20,10 +20,13 @@ func.func @approx(%x: f32) -> (f32, f32) {
 
 // -----
 
-// An existing passthrough list keeps its entries; a function without
-// transcendentals gets nothing.
+// An existing passthrough list keeps its entries, and a width already
+// asked for stays; a function without transcendentals (a square root is
+// an instruction) gets nothing.
 // CHECK-LABEL: func.func @keeps
 // CHECK-SAME: passthrough = {{\["noinline", \["prefer-vector-width", "512"\]\]}}
+// CHECK-LABEL: func.func @given
+// CHECK-SAME: passthrough = {{\[\["prefer-vector-width", "256"\]\]}}
 // CHECK-LABEL: func.func @plain
 // CHECK-NOT: passthrough
 // CHECK: return
@@ -31,7 +34,11 @@ func.func @keeps(%x: vector<16xf32>) -> vector<16xf32> attributes {passthrough =
   %e = math.exp %x : vector<16xf32>
   return %e : vector<16xf32>
 }
+func.func @given(%x: f32) -> f32 attributes {passthrough = [["prefer-vector-width", "256"]]} {
+  %e = math.exp %x : f32
+  return %e : f32
+}
 func.func @plain(%x: f32) -> f32 {
-  %y = arith.mulf %x, %x : f32
+  %y = math.sqrt %x : f32
   return %y : f32
 }
