@@ -40,7 +40,8 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <chrono>
-#include <thread>
+#include <functional>
+#include <pthread.h>
 
 using namespace llvm;
 
@@ -454,12 +455,35 @@ Expected<std::string> tfrt::optimizeAndCompile(Module &m,
     }
     compile(p, **part);
   };
-  std::vector<std::thread> workers;
-  for (unsigned p = 1; p < n; ++p)
-    workers.emplace_back(work, p);
+  // Threads through pthread_create, whose failure (a process at its thread
+  // limit) is a return value: such partitions run on this thread after the
+  // first one. std::thread would terminate the process without exceptions.
+  struct Job {
+    const std::function<void(unsigned)> *work;
+    unsigned partition;
+  };
+  std::function<void(unsigned)> workFn = work;
+  std::vector<Job> jobs(n);
+  std::vector<pthread_t> threads;
+  std::vector<unsigned> onThisThread;
+  for (unsigned p = 1; p < n; ++p) {
+    jobs[p] = Job{&workFn, p};
+    pthread_t t;
+    auto entry = [](void *arg) -> void * {
+      auto *job = static_cast<Job *>(arg);
+      (*job->work)(job->partition);
+      return nullptr;
+    };
+    if (pthread_create(&t, nullptr, entry, &jobs[p]) == 0)
+      threads.push_back(t);
+    else
+      onThisThread.push_back(p);
+  }
   compile(0, m);
-  for (std::thread &t : workers)
-    t.join();
+  for (unsigned p : onThisThread)
+    work(p);
+  for (pthread_t t : threads)
+    pthread_join(t, nullptr);
   double parallel = lap(clock);
   for (unsigned p = 0; p < n; ++p)
     if (!errors[p].empty())

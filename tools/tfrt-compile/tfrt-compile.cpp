@@ -159,7 +159,8 @@ cl::opt<unsigned> codegenThreadsOpt(
              "the module is split into up to N partitions compiled in "
              "parallel and merged into one object with ld.lld (default 0: "
              "the machine's hardware threads, at most 8; 1: the module "
-             "whole; --emit=llvm|asm and --target=cuda compile it whole)"),
+             "whole, and MLIR's passes on the calling thread too; "
+             "--emit=llvm|asm and --target=cuda compile it whole)"),
     cl::init(0), cl::cat(category));
 cl::opt<uint64_t> codegenSplitMinOpt(
     "codegen-split-min",
@@ -445,7 +446,11 @@ int main(int argc, char **argv) {
   tfrt::registerAllDialects(registry);
   // The pipeline appends upstream passes by name.
   tfrt::registerAllPasses();
-  MLIRContext ctx(registry);
+  // --codegen-threads=1 compiles on the calling thread alone: MLIR's pass
+  // manager then runs function passes one after another too.
+  MLIRContext ctx(registry, codegenThreadsOpt == 1
+                                ? MLIRContext::Threading::DISABLED
+                                : MLIRContext::Threading::ENABLED);
   ctx.loadAllAvailableDialects();
   ctx.printOpOnDiagnostic(false);
   ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &d) {
