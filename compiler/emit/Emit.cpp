@@ -10,7 +10,6 @@
 
 #include "compiler/emit/Emit.h"
 #include "compiler/emit/EmitCuda.h"
-#include "compiler/emit/ParallelCodegen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -611,18 +610,11 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
     return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(
         triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, cgLevel));
   };
-  CodegenStats stats;
-  auto code = optimizeAndCompile(*m, factory, cg, stats);
+  auto code = optimizeAndCompile(*m, factory, cg, resolved.codegen);
   if (!code)
     return code.takeError();
-  resolved.partitions = stats.partitions;
-  resolved.splitSeconds = stats.splitSeconds;
-  resolved.optimizeSeconds = stats.optimizeSeconds;
-  resolved.codegenSeconds = stats.codegenSeconds;
-  resolved.mergeSeconds = stats.mergeSeconds;
-  resolved.wholeReason = cuda && cg.threads == 1 && target.codegenThreads > 1
-                             ? "a CUDA module"
-                             : stats.whole;
+  if (cuda && target.codegenThreads > 1)
+    resolved.codegen.whole = "a CUDA module";
   if (kind == OutputKind::LlvmIr) {
     std::string out;
     llvm::raw_string_ostream os(out);

@@ -11,6 +11,8 @@
 #ifndef TFRT_COMPILER_EMIT_EMIT_H
 #define TFRT_COMPILER_EMIT_EMIT_H
 
+#include "compiler/emit/ParallelCodegen.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
@@ -59,15 +61,11 @@ struct TargetOptions {
 /// The target actually used, resolved from TargetOptions.
 struct ResolvedTarget {
   std::string triple, cpu, features;
-  /// Seconds spent translating to LLVM IR, in LLVM's optimisation pipeline
-  /// and in machine code generation (for --time-phases).
-  double translateSeconds = 0, optimizeSeconds = 0, codegenSeconds = 0;
-  /// Partitions compiled on their own threads (1: whole), the seconds spent
-  /// splitting the module and merging their objects.
-  unsigned partitions = 1;
-  double splitSeconds = 0, mergeSeconds = 0;
-  /// Why LLVM compiled the module whole (empty when it was split).
-  std::string wholeReason;
+  /// Seconds spent translating to LLVM IR (for --time-phases).
+  double translateSeconds = 0;
+  /// LLVM optimisation and code generation: partitions, seconds per step,
+  /// why the module was compiled whole.
+  CodegenStats codegen;
 };
 
 enum class OutputKind { Object, Assembly, LlvmIr };

@@ -122,13 +122,6 @@ GlobalSet definitionRefs(const GlobalValue *gv) {
   return out;
 }
 
-uint64_t instructionCount(const Function &f) {
-  uint64_t n = 0;
-  for (const BasicBlock &bb : f)
-    n += bb.size();
-  return n;
-}
-
 /// Where each definition goes.
 struct Plan {
   unsigned partitions = 1;
@@ -176,16 +169,16 @@ std::optional<Plan> planPartitions(Module &m, unsigned threads,
         (name.ends_with("_chunk") || name.ends_with("_body"))) {
       StringRef key = name.rsplit('_').first;
       groups[key].push_back(&f);
-      groupSize[key] += instructionCount(f);
+      groupSize[key] += f.getInstructionCount();
       continue;
     }
     if (f.hasLocalLinkage() && name != computeSymbol &&
-        instructionCount(f) <= kCopyInstructions) {
+        f.getInstructionCount() <= kCopyInstructions) {
       plan.copied.insert(&f);
       continue;
     }
     plan.home[&f] = 0;
-    fixedSize += instructionCount(f);
+    fixedSize += f.getInstructionCount();
   }
   if (groups.empty())
     return std::nullopt;
@@ -382,9 +375,7 @@ Expected<std::string> tfrt::optimizeAndCompile(Module &m,
                                                const CodegenOptions &opts,
                                                CodegenStats &stats) {
   auto clock = std::chrono::steady_clock::now();
-  uint64_t size = 0;
-  for (const Function &f : m)
-    size += instructionCount(f);
+  uint64_t size = m.getInstructionCount();
   std::optional<Plan> plan;
   if (opts.threads <= 1)
     stats.whole = "one thread";

@@ -617,18 +617,18 @@ int main(int argc, char **argv) {
   if (!code)
     return fail(llvm::toString(code.takeError()));
   timer.record("translate", resolved.translateSeconds);
-  if (resolved.partitions > 1)
-    timer.record("split", resolved.splitSeconds);
-  timer.record("llvm-opt", resolved.optimizeSeconds);
-  timer.record("codegen", resolved.codegenSeconds);
-  if (resolved.partitions > 1) {
-    timer.record("merge", resolved.mergeSeconds);
+  const tfrt::CodegenStats &cg = resolved.codegen;
+  if (cg.partitions > 1)
+    timer.record("split", cg.splitSeconds);
+  timer.record("llvm-opt", cg.optimizeSeconds);
+  timer.record("codegen", cg.codegenSeconds);
+  if (cg.partitions > 1) {
+    timer.record("merge", cg.mergeSeconds);
     if (timePhases)
-      llvm::errs() << "time-phases: " << resolved.partitions
+      llvm::errs() << "time-phases: " << cg.partitions
                    << " partitions compiled in parallel\n";
   } else if (timePhases) {
-    llvm::errs() << "time-phases: compiled whole (" << resolved.wholeReason
-                 << ")\n";
+    llvm::errs() << "time-phases: compiled whole (" << cg.whole << ")\n";
   }
   timer.start = std::chrono::steady_clock::now();
   if (toStdout) {
