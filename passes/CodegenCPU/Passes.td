@@ -298,6 +298,20 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     of 8 (else 4, 2, 1): each step contracts `vector<8x8xf32>` weights with
     8 consecutive `[C, W]` rows of one input row.
 
+    Channel blocks (`channel-block`, default 16): on the rows-outer input
+    the input channels are first tiled into blocks (the largest multiple of
+    the register tile's channel step that divides C and is at most the
+    option) when a register tile's weights for all channels exceed 16 KiB,
+    the block loop outermost, with the output carried between
+    blocks; the tiles of one block then find its weights and input rows in
+    L1 (24 x 16 x 3 x 3 weights are 14 KiB, where all 96 channels' are
+    83 KiB). Over flat rows (below) the 32-column tiles sweep the blocks the
+    same way, their accumulators read back from the scratch after the first
+    block; the overlapping tail tiles run after all blocks over all
+    channels from zero. Measured in one process alternating the objects
+    (det's 96->24 3x3 convs on a Xeon, 1 thread): 160x160 0.92x, 80x80
+    0.95x, 40x40 0.90x the time of one sweep.
+
     A 1x1 convolution with stride 1 and batch 1 instead becomes a
     `linalg.matmul` of the collapsed weight `[M, C]` and input `[C, H*W]`
     into the collapsed output, for `tfrt-vectorize-matmul` (which runs next).
@@ -366,6 +380,12 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     Option<"flatRows", "flat-rows", "bool", /*default=*/"true",
            "Run windowed convs whose output width is not a multiple of 32 "
            "over the flattened padded rows">,
+    Option<"channelBlock", "channel-block", "int64_t", /*default=*/"16",
+           "Input channels per block of a windowed conv on the rows-outer "
+           "input or over flat rows (the largest multiple of the register "
+           "tile's channel step that divides C and is at most this, when "
+           "the tile's weights for all channels exceed 16 KiB; 0: all "
+           "channels in one sweep)">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -107,6 +107,22 @@ LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
   return success();
 }
 
+/// The input-channel block of `channelBlock` (0: none) for `c` channels
+/// contracted `rc` at a time by a register tile of `rm` output channels and
+/// `taps` kernel taps: the largest multiple of `rc` that divides `c` and is
+/// at most `channelBlock`; `c` itself (one sweep) when there is none, or
+/// when the tile's weights for all channels take at most 16 KiB (a third of
+/// L1: they stay there anyway).
+int64_t channelBlockOf(int64_t c, int64_t rc, int64_t rm, int64_t taps,
+                       int64_t channelBlock) {
+  if (rm * c * taps * 4 <= 16 * 1024)
+    return c;
+  for (int64_t cb = channelBlock - channelBlock % rc; cb >= rc; cb -= rc)
+    if (c % cb == 0)
+      return cb;
+  return c;
+}
+
 /// The column tiles of the flattened rows [0, positions): 32-wide tiles
 /// from 0, then 16-wide ones for the rest, the last one moved back to end at
 /// `positions` (overlapping its neighbour): an 8-wide tile costs an FMA slot
@@ -133,7 +149,8 @@ SmallVector<std::pair<int64_t, int64_t>> flatTails(int64_t positions,
 /// (see Passes.td, flat-rows). Output position p = oh * Wp + ow reads input
 /// position p + kh * Wp + kw of the [C, H * Wp] input, so every tile is a
 /// contraction of shifted 32-column input blocks.
-LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op) {
+LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
+                            int64_t channelBlock) {
   SmallVector<int64_t> r = op.getStaticLoopRanges();
   if (r[kN] != 1 || (r[kKH] == 1 && r[kKW] == 1) || r[kOW] % 32 == 0)
     return failure();
@@ -180,9 +197,19 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op) {
   AffineMap weightMap = AffineMap::get(4, 0, {d(0), d(1)}, ctx);
   auto wType = VectorType::get({rm, rc}, f32);
 
-  // All output-channel tiles of the `width` positions from `start`.
+  // The 32-column tiles sweep the input channels in blocks of `cb` (the
+  // block loop outermost, so that a block's weights and input rows stay in
+  // L1 across the tiles), their accumulators read back from the scratch
+  // after the first block. The tail tiles overlap their neighbours and so
+  // cannot read back: they run after all blocks, over all channels from
+  // zero, and rewrite the overlapped positions with the same sums.
+  int64_t cb = channelBlockOf(c, rc, rm, kh * kw, channelBlock);
+
+  // All output-channel tiles of the `width` positions from `start`, over
+  // the `blockSize` input channels from `blockStart` (a null `blockStart`:
+  // all channels, from zero).
   auto tile = [&](OpBuilder &b, Location l, Value out, Value start,
-                  int64_t width) -> Value {
+                  int64_t width, Value blockStart, int64_t blockSize) -> Value {
     auto accType = VectorType::get({rm, width}, f32);
     auto xType = VectorType::get({rc, width}, f32);
     auto mLoop = scf::ForOp::create(
@@ -190,9 +217,30 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op) {
         [&](OpBuilder &b, Location l, Value mi, ValueRange mIter) {
           Value acc = arith::ConstantOp::create(
               b, l, accType, DenseElementsAttr::get(accType, 0.0f));
+          if (blockStart) {
+            Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                blockStart, c0);
+            Value zeros = acc;
+            auto branch = scf::IfOp::create(
+                b, l, first,
+                [&](OpBuilder &b, Location l) {
+                  scf::YieldOp::create(b, l, zeros);
+                },
+                [&](OpBuilder &b, Location l) {
+                  scf::YieldOp::create(
+                      b, l,
+                      Value(vector::TransferReadOp::create(
+                          b, l, accType, mIter[0], ValueRange{mi, start}, zero,
+                          ArrayRef<bool>{true, true})));
+                });
+            acc = branch.getResult(0);
+          }
           auto cLoop = scf::ForOp::create(
-              b, l, c0, cst(b, c), cst(b, rc), ValueRange{acc},
-              [&](OpBuilder &b, Location l, Value ci, ValueRange cIter) {
+              b, l, c0, cst(b, blockSize), cst(b, rc), ValueRange{acc},
+              [&](OpBuilder &b, Location l, Value cj, ValueRange cIter) {
+                Value ci = blockStart
+                               ? arith::AddIOp::create(b, l, blockStart, cj)
+                               : cj;
                 auto hLoop = scf::ForOp::create(
                     b, l, c0, cst(b, kh), c1, cIter,
                     [&](OpBuilder &b, Location l, Value hi, ValueRange hIter) {
@@ -228,17 +276,30 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op) {
     return mLoop.getResult(0);
   };
 
-  if (full > 0) {
-    auto pLoop = scf::ForOp::create(
-        rewriter, loc, c0, cst(rewriter, full * 32), cst(rewriter, 32),
-        ValueRange{flat},
-        [&](OpBuilder &b, Location l, Value p, ValueRange pIter) {
-          scf::YieldOp::create(b, l, tile(b, l, pIter[0], p, 32));
-        });
-    flat = pLoop.getResult(0);
+  // The 32-column tiles over the input channels [block, block + size).
+  auto fullTiles = [&](OpBuilder &b, Location l, Value out, Value block,
+                       int64_t size) -> Value {
+    return scf::ForOp::create(
+               b, l, c0, cst(b, full * 32), cst(b, 32), ValueRange{out},
+               [&](OpBuilder &b, Location l, Value p, ValueRange pIter) {
+                 scf::YieldOp::create(b, l,
+                                      tile(b, l, pIter[0], p, 32, block, size));
+               })
+        .getResult(0);
+  };
+  if (full > 0 && cb < c) {
+    flat = scf::ForOp::create(
+               rewriter, loc, c0, cst(rewriter, c), cst(rewriter, cb),
+               ValueRange{flat},
+               [&](OpBuilder &b, Location l, Value block, ValueRange it) {
+                 scf::YieldOp::create(b, l, fullTiles(b, l, it[0], block, cb));
+               })
+               .getResult(0);
+  } else if (full > 0) {
+    flat = fullTiles(rewriter, loc, flat, Value(), c);
   }
   for (auto [start, width] : tails)
-    flat = tile(rewriter, loc, flat, cst(rewriter, start), width);
+    flat = tile(rewriter, loc, flat, cst(rewriter, start), width, Value(), c);
 
   // [M, OH * Wp] -> [M, OH, Wp] -> the [M, OH, OW] positions, added onto
   // the conv's init.
@@ -449,13 +510,14 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
 /// Tiles and vectorizes one conv generic. Shapes the register tile does not
 /// divide are left untouched (today's loop lowering).
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
-                           bool flatRows) {
+                           bool flatRows, int64_t channelBlock) {
   bool rowsOuter = false;
   if (convColumnStride(op, &rowsOuter) != 1)
     return failure();
   if (succeeded(rewritePointwise(rewriter, op)))
     return success();
-  if (flatRows && !rowsOuter && succeeded(vectorizeFlat(rewriter, op)))
+  if (flatRows && !rowsOuter &&
+      succeeded(vectorizeFlat(rewriter, op, channelBlock)))
     return success();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t rm = firstDivisor(ranges[kM], kRegMs);
@@ -465,6 +527,29 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
                                          : ArrayRef<int64_t>(kRegCs));
   if (!rm || !rn || !rc)
     return failure();
+
+  // On the rows-outer input, the input channels first go into blocks of
+  // `channelBlock` (the block loop outermost): a block's weights and input
+  // rows then stay in L1 while every output tile of the chunk takes its
+  // share, the accumulators carried through the output between blocks.
+  int64_t cb = channelBlockOf(ranges[kC], rc, rm, ranges[kKH] * ranges[kKW],
+                              channelBlock);
+  if (rowsOuter && cb < ranges[kC]) {
+    scf::SCFTilingOptions blockOpts;
+    SmallVector<int64_t> sizes(kNumLoops, 0);
+    sizes[kC] = cb;
+    blockOpts.setTileSizes(
+        getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> blocked = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), blockOpts);
+    if (failed(blocked) || blocked->tiledOps.size() != 1)
+      return failure();
+    rewriter.replaceOp(op, blocked->replacements);
+    op = dyn_cast<linalg::GenericOp>(blocked->tiledOps.front());
+    if (!op)
+      return failure();
+  }
 
   // One level of tiling: the register tile (1, rm, 1, rn, rc, 1, 1), loops
   // ordered (n, oh, ow, m, ...) so that consecutive m tiles reuse the input
@@ -556,7 +641,7 @@ struct VectorizeConvPass
     for (linalg::GenericOp op : stems)
       (void)vectorizeStem(rewriter, op, *matchStemConv(op));
     for (linalg::GenericOp op : ops)
-      (void)vectorizeOne(rewriter, op, flatRows);
+      (void)vectorizeOne(rewriter, op, flatRows, channelBlock);
     // First merge the tiling's and the unit-dim folding's slices into single
     // rank-reducing ones (8x32 <-> 1x8x1x32 <-> the output), then fold those
     // into the transfers: the accumulator is then read and written directly

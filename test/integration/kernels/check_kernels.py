@@ -4,7 +4,8 @@
 Builds one-node ONNX Conv models whose shapes select particular kernels of
 tfrt-vectorize-conv (image stems: stride-2 3x3 convolutions with up to four
 input channels, with and without parallel chunks, odd sizes, no top padding;
-and a stem shape that keeps the phase split), and nearest upsamplings fused
+a stem shape that keeps the phase split; stride-1 3x3 convolutions whose
+input channels go in blocks), and nearest upsamplings fused
 into an elementwise consumer (integer factors 2, 2x3 and 8, which read their
 input at `o floordiv f` and go through tfrt-split-repeated-dims, and a
 1.5x2 one that keeps the index tables), and MatMuls that select particular
@@ -40,6 +41,13 @@ CASES = {
     "stem_4to8_no_top_pad": (4, 8, 64, 64, [0, 1, 1, 1], 2),
     "stem_1to24_bottom_pad2": (1, 24, 40, 64, [1, 1, 2, 1], 2),
     "stem_3to16_phase_split_95": (3, 16, 66, 190, [1, 1, 1, 1], 2),
+    # Stride-1 3x3 convs whose input channels go in blocks
+    # (tfrt-vectorize-conv channel-block): on the rows-outer input (160
+    # columns), over flat rows in parallel chunks (40 columns: tail tiles
+    # after the blocks), and 72 channels in blocks of 12.
+    "conv3x3_96to24_160x160_rows_outer_blocks": (96, 24, 160, 160, [1, 1, 1, 1], 1),
+    "conv3x3_96to24_40x40_flat_blocks": (96, 24, 40, 40, [1, 1, 1, 1], 1),
+    "conv3x3_72to16_20x20_flat_blocks_of_12": (72, 16, 20, 20, [1, 1, 1, 1], 1),
 }
 
 
