@@ -87,6 +87,15 @@ def _configure():
 
     if os.path.isdir(config.onnx_testdata_dir):
         config.available_features.add("onnx-testdata")
+    # Code compiled for x86-64-v3 (AVX2 register tiles) runs here.
+    try:
+        with open("/proc/cpuinfo") as fh:
+            flags = next((l.split(":", 1)[1].split() for l in fh
+                          if l.startswith("flags")), [])
+        if "avx2" in flags and "fma" in flags:
+            config.available_features.add("host-avx2")
+    except OSError:
+        pass
     cls_model = os.path.join(npm_models, "ch_ppocr_mobile_v2.0_cls_infer.onnx")
     if os.path.isfile(cls_model):
         config.available_features.add("npm-models")

@@ -23,6 +23,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -484,18 +485,94 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   return llvm::Error::success();
 }
+/// The target a TargetOptions stands for: the host's triple, CPU and
+/// features when they are not given.
+struct TargetChoice {
+  const llvm::Target *target = nullptr;
+  llvm::Triple triple;
+  std::string cpu, features;
+  unsigned optLevel = 3;
+  llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Aggressive;
+
+  std::unique_ptr<llvm::TargetMachine> create() const {
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+        std::nullopt, level));
+  }
+};
+
+llvm::Expected<TargetChoice> chooseTarget(const tfrt::TargetOptions &target) {
+  // Registering twice is harmless (the registry keeps the first).
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+  TargetChoice choice;
+  std::string tripleStr = target.triple.empty()
+                              ? llvm::sys::getDefaultTargetTriple()
+                              : target.triple;
+  choice.triple = llvm::Triple(llvm::Triple::normalize(tripleStr));
+  std::string err;
+  choice.target = llvm::TargetRegistry::lookupTarget(choice.triple, err);
+  if (!choice.target)
+    return makeError("unknown target '" + tripleStr + "': " + err);
+  bool host =
+      target.triple.empty() ||
+      choice.triple == llvm::Triple(llvm::sys::getDefaultTargetTriple());
+  choice.cpu = target.cpu;
+  choice.features = target.features;
+  if (choice.cpu.empty() || choice.cpu == "native") {
+    if (host) {
+      choice.cpu = llvm::sys::getHostCPUName().str();
+      if (choice.features.empty()) {
+        SmallVector<std::string> fs;
+        for (auto &f : llvm::sys::getHostCPUFeatures())
+          fs.push_back((f.second ? "+" : "-") + f.first().str());
+        llvm::sort(fs);
+        choice.features = llvm::join(fs, ",");
+      }
+    } else {
+      choice.cpu = "generic";
+    }
+  }
+  if (!choice.target->hasTargetMachine())
+    return makeError("target '" + tripleStr + "' cannot generate code");
+  choice.optLevel = std::min(target.optLevel, 3u);
+  choice.level = choice.optLevel == 0   ? llvm::CodeGenOptLevel::None
+                 : choice.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                 : choice.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                        : llvm::CodeGenOptLevel::Aggressive;
+  return choice;
+}
 } // namespace
+
+llvm::Expected<tfrt::VectorUnitInfo>
+tfrt::targetVectorUnit(const TargetOptions &target) {
+  auto choice = chooseTarget(target);
+  if (!choice)
+    return choice.takeError();
+  std::unique_ptr<llvm::TargetMachine> tm = choice->create();
+  if (!tm)
+    return makeError("cannot create a target machine for '" +
+                     choice->triple.str() + "' (cpu '" + choice->cpu + "')");
+  const llvm::MCSubtargetInfo *sti = tm->getMCSubtargetInfo();
+  if (choice->triple.isX86()) {
+    if (sti->checkFeatures("+avx512f"))
+      return VectorUnitInfo{512, 32};
+    if (sti->checkFeatures("+avx"))
+      return VectorUnitInfo{256, 16};
+    return VectorUnitInfo{128, 16};
+  }
+  if (choice->triple.isAArch64())
+    return VectorUnitInfo{128, 32};
+  return VectorUnitInfo{128, 16};
+}
 
 llvm::Expected<std::string>
 tfrt::emitModelCode(ModuleOp module, const std::string &name,
                     const ModelSignature &sig, const TargetOptions &target,
                     OutputKind kind, ResolvedTarget &resolved,
                     const ProfileTable *profile) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmPrinters();
-
   // Workspace facts recorded by tfrt-plan-workspace on the compute function.
   uint64_t wsBytes = 0, wsAlign = 64;
   module.walk([&](Operation *op) {
@@ -526,45 +603,16 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   if (!m)
     return makeError("translation to LLVM IR failed");
 
-  std::string tripleStr =
-      target.triple.empty() ? llvm::sys::getDefaultTargetTriple() : target.triple;
-  llvm::Triple triple(llvm::Triple::normalize(tripleStr));
-  std::string err;
-  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, err);
-  if (!t)
-    return makeError("unknown target '" + tripleStr + "': " + err);
-  bool host = target.triple.empty() ||
-              triple == llvm::Triple(llvm::sys::getDefaultTargetTriple());
-  std::string cpu = target.cpu;
-  std::string features = target.features;
-  if (cpu.empty() || cpu == "native") {
-    if (host) {
-      cpu = llvm::sys::getHostCPUName().str();
-      if (features.empty()) {
-        SmallVector<std::string> fs;
-        for (auto &f : llvm::sys::getHostCPUFeatures())
-          fs.push_back((f.second ? "+" : "-") + f.first().str());
-        llvm::sort(fs);
-        features = llvm::join(fs, ",");
-      }
-    } else {
-      cpu = "generic";
-    }
-  }
-  if (!t->hasTargetMachine())
-    return makeError("target '" + tripleStr + "' cannot generate code");
-  llvm::TargetOptions to;
-  unsigned optLevel = std::min(target.optLevel, 3u);
-  llvm::CodeGenOptLevel cgLevel =
-      optLevel == 0   ? llvm::CodeGenOptLevel::None
-      : optLevel == 1 ? llvm::CodeGenOptLevel::Less
-      : optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                      : llvm::CodeGenOptLevel::Aggressive;
-  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
-      triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, cgLevel));
+  auto choice = chooseTarget(target);
+  if (!choice)
+    return choice.takeError();
+  std::unique_ptr<llvm::TargetMachine> tm = choice->create();
   if (!tm)
-    return makeError("cannot create a target machine for '" + tripleStr +
-                     "' (cpu '" + cpu + "')");
+    return makeError("cannot create a target machine for '" +
+                     choice->triple.str() + "' (cpu '" + choice->cpu + "')");
+  const llvm::Triple &triple = choice->triple;
+  const std::string &cpu = choice->cpu, &features = choice->features;
+  unsigned optLevel = choice->optLevel;
   resolved.triple = triple.str();
   resolved.cpu = cpu;
   resolved.features = features;
@@ -606,10 +654,7 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
     cg.mergeLinker = findMergeLinker();
   if (target.splitMinInstructions)
     cg.minInstructions = *target.splitMinInstructions;
-  TargetMachineFactory factory = [&]() {
-    return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(
-        triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, cgLevel));
-  };
+  TargetMachineFactory factory = [&]() { return choice->create(); };
   auto code = optimizeAndCompile(*m, factory, cg, resolved.codegen);
   if (!code)
     return code.takeError();

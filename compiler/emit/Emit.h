@@ -58,6 +58,18 @@ struct TargetOptions {
   std::optional<uint64_t> splitMinInstructions;
 };
 
+/// A target's vector registers: their width in bits and how many there are.
+struct VectorUnitInfo {
+  int64_t bits = 512;
+  int64_t registers = 32;
+};
+
+/// The vector registers of the target `target` stands for (the host's when
+/// no triple and CPU are given): x86 with AVX-512 512 bits x 32, with AVX
+/// (AVX2) 256 x 16, otherwise 128 x 16; AArch64 128 x 32; other targets
+/// 128 x 16.
+llvm::Expected<VectorUnitInfo> targetVectorUnit(const TargetOptions &target);
+
 /// The target actually used, resolved from TargetOptions.
 struct ResolvedTarget {
   std::string triple, cpu, features;

@@ -81,21 +81,32 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createAsyncTileLoops(tile));
   }
   if (opts.optLevel >= 1 && opts.cpuKernels) {
-    pm.addNestedPass<func::FuncOp>(createVectorizeConv());
+    // 1-D kernels take vectors of the target's width.
+    int64_t lanes = std::max<int64_t>(1, opts.vectorBits / 32);
+    VectorizeConvOptions conv;
+    conv.vectorBits = opts.vectorBits;
+    conv.vectorRegisters = opts.vectorRegisters;
+    pm.addNestedPass<func::FuncOp>(createVectorizeConv(conv));
     pm.addNestedPass<func::FuncOp>(createSplitMatmulColumns());
     VectorizeMatmulOptions matmul;
     matmul.epilogues = opts.fuseEpilogues;
     matmul.remarks = opts.fusionRemarks;
+    matmul.vectorBits = opts.vectorBits;
+    matmul.vectorRegisters = opts.vectorRegisters;
     pm.addNestedPass<func::FuncOp>(createVectorizeMatmul(matmul));
     VectorizeDepthwiseOptions depthwise;
     depthwise.epilogues = opts.fuseEpilogues;
     depthwise.remarks = opts.fusionRemarks;
+    depthwise.lanes = lanes;
     pm.addNestedPass<func::FuncOp>(createVectorizeDepthwise(depthwise));
     VectorizeConvTransposeOptions convTranspose;
     convTranspose.epilogues = opts.fuseEpilogues;
     convTranspose.remarks = opts.fusionRemarks;
+    convTranspose.lanes = lanes;
     pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose(convTranspose));
-    pm.addNestedPass<func::FuncOp>(createVectorizeReductions());
+    VectorizeReductionsOptions reductions;
+    reductions.lanes = lanes;
+    pm.addNestedPass<func::FuncOp>(createVectorizeReductions(reductions));
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
                     "canonicalize");
     pm.addNestedPass<func::FuncOp>(createPackWeightTiles());

@@ -79,6 +79,12 @@ struct PipelineOptions {
   /// the emitter turns into the profile table (tfrt/profile.h). Needs the
   /// async lowering (parallelLoops, cpuKernels).
   bool profile = false;
+  /// The target's vector registers: width in bits and count (AVX-512: 512
+  /// and 32, AVX2: 256 and 16, NEON: 128 and 32). They size the register
+  /// tiles of the vectorizing passes and the lanes of their 1-D kernels
+  /// (tfrt::targetVectorUnit derives them from the target).
+  int64_t vectorBits = 512;
+  int64_t vectorRegisters = 32;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

@@ -112,6 +112,15 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     tfrt-lower-vectors' unit-dimension patterns into an endless rewrite).
     Other matmuls are left to the loop lowering.
 
+    Register rows by target (`vector-bits`, `vector-registers`,
+    passes/CodegenCPU/RegisterTile.h): the accumulators of an R x C tile
+    take R * C / (vector-bits / 32) registers, at most 16 and at most 4
+    fewer than the target has, so R is the first of 8, 6, 4, 3, 2 within
+    that bound: 8 x 32 on AVX-512, 3 x 32 or 6 x 16 on AVX2 (12 of its 16
+    ymm registers; 8 x 32 would need 32 and spill on every step), 2 x 32 on
+    NEON. The packed paths take the same rows; a single-row product's
+    blocks are vectors of vector-bits / 32 lanes.
+
     Packed right operand (`pack-min-rows`): when N is a multiple of 1024
     (a row stride of a multiple of 4 KiB, which maps a 32-column panel of
     the row-major operand onto two L1 sets) and M, with all the
@@ -199,7 +208,15 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     Option<"prefetchAhead", "prefetch-ahead", "int64_t", /*default=*/"64",
            "Seeded matmuls with N >= 4096 and K <= 64: prefetch the right "
            "operand's row k this many columns ahead of the first register "
-           "rows' tiles (0: no prefetch)">,
+           "rows' tiles (0: no prefetch)">,    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of the target's vector registers in bits (512: AVX-512, "
+           "256: AVX2, 128: NEON or SSE); with vector-registers it bounds "
+           "the register tile's accumulator rows">,
+    Option<"vectorRegisters", "vector-registers", "int64_t",
+           /*default=*/"32",
+           "The target's vector registers (32 on AVX-512 and NEON, 16 on "
+           "AVX2): the accumulators take at most 16, and 4 are left for "
+           "operands">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
@@ -312,6 +329,12 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     (det's 96->24 3x3 convs on a Xeon, 1 thread): 160x160 0.92x, 80x80
     0.95x, 40x40 0.90x the time of one sweep.
 
+    Register rows by target (`vector-bits`, `vector-registers`, as in
+    tfrt-vectorize-matmul): the output channels of a tile are the first of
+    8, 6, 4 whose accumulators fit (RegisterTile.h), or 3 or 2 where not
+    even 4 rows do: 8 x 32 on AVX-512, 3 x 32 (or 6 x 16) on AVX2, 2 x 32
+    on NEON. Image stems keep their 8 x 32 tile on every target.
+
     A 1x1 convolution with stride 1 and batch 1 instead becomes a
     `linalg.matmul` of the collapsed weight `[M, C]` and input `[C, H*W]`
     into the collapsed output, for `tfrt-vectorize-matmul` (which runs next).
@@ -385,7 +408,15 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
            "input or over flat rows (the largest multiple of the register "
            "tile's channel step that divides C and is at most this, when "
            "the tile's weights for all channels exceed 16 KiB; 0: all "
-           "channels in one sweep)">,
+           "channels in one sweep)">,    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of the target's vector registers in bits (512: AVX-512, "
+           "256: AVX2, 128: NEON or SSE); with vector-registers it bounds "
+           "the register tile's accumulator rows">,
+    Option<"vectorRegisters", "vector-registers", "int64_t",
+           /*default=*/"32",
+           "The target's vector registers (32 on AVX-512 and NEON, 16 on "
+           "AVX2): the accumulators take at most 16, and 4 are left for "
+           "operands">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",

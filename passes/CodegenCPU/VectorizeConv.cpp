@@ -13,6 +13,7 @@
 #include "passes/CodegenCPU/ConvGeneric.h"
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/CodegenCPU/RegisterTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -107,6 +108,42 @@ LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
   return success();
 }
 
+/// The target's vector unit (the pass's vector-bits and vector-registers).
+struct VectorUnit {
+  int64_t bits = 512, registers = 32;
+};
+
+/// Output channels of a register tile `cols` columns wide for `m` of them:
+/// the first of kRegMs (8, 6, 4) within the target's bound (RegisterTile.h)
+/// that divides m; where that bound is below 4 (AVX2 and NEON at 32
+/// columns), 3 or 2. 0 when none divides m.
+int64_t regRows(int64_t m, int64_t cols, VectorUnit unit) {
+  int64_t maxRows = tfrt::codegen::maxTileRows(cols, unit.bits, unit.registers);
+  for (int64_t r : kRegMs)
+    if (r <= maxRows && m % r == 0)
+      return r;
+  if (maxRows < kRegMs[std::size(kRegMs) - 1])
+    for (int64_t r : {3, 2})
+      if (r <= maxRows && m % r == 0)
+        return r;
+  return 0;
+}
+
+/// The register tile's width for `m` output channels and `width` output
+/// columns: of the `candidates` (descending) that divide `width`, the one
+/// whose tile holds the most accumulators (RegisterTile.h): 32 on AVX-512,
+/// 16 with 6 rows on AVX2 (32 would take 2). 0 when none has rows.
+int64_t tileColumns(int64_t m, int64_t width, ArrayRef<int64_t> candidates,
+                    VectorUnit unit) {
+  SmallVector<int64_t> dividing;
+  for (int64_t c : candidates)
+    if (width % c == 0)
+      dividing.push_back(c);
+  return tfrt::codegen::widestTile(
+      m, dividing.data(), dividing.size(), unit.bits,
+      [&](int64_t rows, int64_t cols) { return regRows(rows, cols, unit); });
+}
+
 /// The input-channel block of `channelBlock` (0: none) for `c` channels
 /// contracted `rc` at a time by a register tile of `rm` output channels and
 /// `taps` kernel taps: the largest multiple of `rc` that divides `c` and is
@@ -123,18 +160,18 @@ int64_t channelBlockOf(int64_t c, int64_t rc, int64_t rm, int64_t taps,
   return c;
 }
 
-/// The column tiles of the flattened rows [0, positions): 32-wide tiles
-/// from 0, then 16-wide ones for the rest, the last one moved back to end at
-/// `positions` (overlapping its neighbour): an 8-wide tile costs an FMA slot
-/// per step as a 16-wide one does (det's Conv.52, 8 rows of 42 positions per
-/// chunk: 0.34-0.35 -> 0.32-0.33 ms). 8 wide only when positions < 16.
-/// Returns (start, width) of the tail tiles; `full` receives the number of
-/// 32-wide tiles.
-SmallVector<std::pair<int64_t, int64_t>> flatTails(int64_t positions,
-                                                   int64_t &full) {
-  full = positions / 32;
+/// The column tiles of the flattened rows [0, positions): `tileWidth`-wide
+/// (32, or 16 where that holds more accumulators) tiles from 0, then 16-wide
+/// ones for the rest, the last one moved back to end at `positions`
+/// (overlapping its neighbour): an 8-wide tile costs an FMA slot per step as a
+/// 16-wide one does (det's Conv.52, 8 rows of 42 positions per chunk: 0.34-0.35
+/// -> 0.32-0.33 ms). 8 wide only when positions < 16. Returns (start, width) of
+/// the tail tiles; `full` receives the number of `tileWidth`-wide tiles.
+SmallVector<std::pair<int64_t, int64_t>>
+flatTails(int64_t positions, int64_t tileWidth, int64_t &full) {
+  full = positions / tileWidth;
   SmallVector<std::pair<int64_t, int64_t>> tails;
-  int64_t pos = full * 32;
+  int64_t pos = full * tileWidth;
   while (pos < positions) {
     int64_t width = positions >= 16 ? 16 : 8;
     int64_t start = std::min(pos, positions - width);
@@ -150,7 +187,7 @@ SmallVector<std::pair<int64_t, int64_t>> flatTails(int64_t positions,
 /// position p + kh * Wp + kw of the [C, H * Wp] input, so every tile is a
 /// contraction of shifted 32-column input blocks.
 LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
-                            int64_t channelBlock) {
+                            int64_t channelBlock, VectorUnit unit) {
   SmallVector<int64_t> r = op.getStaticLoopRanges();
   if (r[kN] != 1 || (r[kKH] == 1 && r[kKW] == 1) || r[kOW] % 32 == 0)
     return failure();
@@ -171,11 +208,14 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
   // The last kw - 1 positions of the last row are never read back and would
   // read past the input.
   int64_t positions = oh * wp - (kw - 1);
-  int64_t rm = firstDivisor(m, kRegMs), rc = firstDivisor(c, kRegCs);
+  static constexpr int64_t kFlatWidths[] = {32, 16};
+  int64_t fw = tileColumns(m, 32, kFlatWidths, unit);
+  int64_t rm = fw ? regRows(m, fw, unit) : 0, rc = firstDivisor(c, kRegCs);
   if (!rm || !rc || positions < 8)
     return failure();
   int64_t full = 0;
-  SmallVector<std::pair<int64_t, int64_t>> tails = flatTails(positions, full);
+  SmallVector<std::pair<int64_t, int64_t>> tails =
+      flatTails(positions, fw, full);
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -197,7 +237,7 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
   AffineMap weightMap = AffineMap::get(4, 0, {d(0), d(1)}, ctx);
   auto wType = VectorType::get({rm, rc}, f32);
 
-  // The 32-column tiles sweep the input channels in blocks of `cb` (the
+  // The fw-column tiles sweep the input channels in blocks of `cb` (the
   // block loop outermost, so that a block's weights and input rows stay in
   // L1 across the tiles), their accumulators read back from the scratch
   // after the first block. The tail tiles overlap their neighbours and so
@@ -276,14 +316,14 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
     return mLoop.getResult(0);
   };
 
-  // The 32-column tiles over the input channels [block, block + size).
+  // The fw-column tiles over the input channels [block, block + size).
   auto fullTiles = [&](OpBuilder &b, Location l, Value out, Value block,
                        int64_t size) -> Value {
     return scf::ForOp::create(
-               b, l, c0, cst(b, full * 32), cst(b, 32), ValueRange{out},
+               b, l, c0, cst(b, full * fw), cst(b, fw), ValueRange{out},
                [&](OpBuilder &b, Location l, Value p, ValueRange pIter) {
                  scf::YieldOp::create(b, l,
-                                      tile(b, l, pIter[0], p, 32, block, size));
+                                      tile(b, l, pIter[0], p, fw, block, size));
                })
         .getResult(0);
   };
@@ -510,18 +550,19 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
 /// Tiles and vectorizes one conv generic. Shapes the register tile does not
 /// divide are left untouched (today's loop lowering).
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
-                           bool flatRows, int64_t channelBlock) {
+                           bool flatRows, int64_t channelBlock,
+                           VectorUnit unit) {
   bool rowsOuter = false;
   if (convColumnStride(op, &rowsOuter) != 1)
     return failure();
   if (succeeded(rewritePointwise(rewriter, op)))
     return success();
   if (flatRows && !rowsOuter &&
-      succeeded(vectorizeFlat(rewriter, op, channelBlock)))
+      succeeded(vectorizeFlat(rewriter, op, channelBlock, unit)))
     return success();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t rm = firstDivisor(ranges[kM], kRegMs);
-  int64_t rn = firstDivisor(ranges[kOW], kRegNs);
+  int64_t rn = tileColumns(ranges[kM], ranges[kOW], kRegNs, unit);
+  int64_t rm = rn ? regRows(ranges[kM], rn, unit) : 0;
   int64_t rc =
       firstDivisor(ranges[kC], rowsOuter ? ArrayRef<int64_t>(kRowsOuterRegCs)
                                          : ArrayRef<int64_t>(kRegCs));
@@ -637,11 +678,20 @@ struct VectorizeConvPass
     });
     if (ops.empty() && stems.empty())
       return;
+    if (vectorBits < 32 || vectorBits % 32 || vectorRegisters < 1) {
+      getOperation().emitError("tfrt-vectorize-conv: vector-bits must be a "
+                               "positive multiple of 32 and vector-registers "
+                               "positive");
+      return signalPassFailure();
+    }
+    VectorUnit unit{vectorBits, vectorRegisters};
     IRRewriter rewriter(&getContext());
+    // Stems keep their 8 x 32 tile on every target (with fewer vector
+    // registers it spills some accumulators, still far from the loops).
     for (linalg::GenericOp op : stems)
       (void)vectorizeStem(rewriter, op, *matchStemConv(op));
     for (linalg::GenericOp op : ops)
-      (void)vectorizeOne(rewriter, op, flatRows, channelBlock);
+      (void)vectorizeOne(rewriter, op, flatRows, channelBlock, unit);
     // First merge the tiling's and the unit-dim folding's slices into single
     // rank-reducing ones (8x32 <-> 1x8x1x32 <-> the output), then fold those
     // into the transfers: the accumulator is then read and written directly

@@ -12,6 +12,7 @@
 #include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/CodegenCPU/RegisterTile.h"
 #include "passes/StaticForall.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,12 +38,56 @@ namespace {
 /// divide (det's 1x1 convs have M = 12, 18, 42, ...).
 constexpr int64_t kRegMs[] = {8, 6, 4, 3, 2, 1};
 constexpr int64_t kRegNs[] = {32, 16};
+/// Width of the packed column panels of the right operand (two zmm).
+constexpr int64_t kPanelColumns = 32;
 
 /// Left operands up to this size (bytes) stay in L1 across column blocks:
 /// the blocks of columns then run outermost, so that the right operand
 /// (the activations of a 1x1 conv with few channels on a large map) is
 /// read from memory once instead of once per block of rows.
 constexpr int64_t kSmallLhsBytes = 32 * 1024;
+
+/// The target's vector unit (the pass's vector-bits and vector-registers).
+struct VectorUnit {
+  int64_t bits = 512, registers = 32;
+  int64_t lanes() const { return std::max<int64_t>(1, bits / 32); }
+};
+
+/// Register rows of an m-row tile `rn` columns wide: the first of kRegMs
+/// within the target's bound (RegisterTile.h) that divides m, else 1.
+int64_t regRows(int64_t m, int64_t rn, VectorUnit unit) {
+  int64_t maxRows = tfrt::codegen::maxTileRows(rn, unit.bits, unit.registers);
+  for (int64_t r : kRegMs)
+    if (r <= maxRows && m % r == 0)
+      return r;
+  return 1;
+}
+
+/// The register tile's columns for an m x n product: of kRegNs dividing n,
+/// the one whose tile of at least 2 rows holds the most accumulators
+/// (RegisterTile.h): 32 on AVX-512, 16 (6 rows) on AVX2. 0 when there is
+/// none.
+int64_t regColumns(int64_t m, int64_t n, VectorUnit unit) {
+  SmallVector<int64_t> dividing;
+  for (int64_t c : kRegNs)
+    if (n % c == 0)
+      dividing.push_back(c);
+  return tfrt::codegen::widestTile(m, dividing.data(), dividing.size(),
+                                   unit.bits, [&](int64_t rows, int64_t cols) {
+                                     int64_t r = regRows(rows, cols, unit);
+                                     return r >= 2 ? r : 0;
+                                   });
+}
+
+/// Rows of the packed paths' rm x 32 tiles: 8 where the target holds 8
+/// rows (AVX-512; m a multiple of 8, as these paths were measured),
+/// otherwise regRows; 0 when m allows no tile of at least 2 rows.
+int64_t packedRows(int64_t m, VectorUnit unit) {
+  if (tfrt::codegen::maxTileRows(kPanelColumns, unit.bits, unit.registers) >= 8)
+    return m % 8 ? 0 : 8;
+  int64_t rm = regRows(m, kPanelColumns, unit);
+  return rm >= 2 ? rm : 0;
+}
 
 /// The largest of `candidates` (descending) that divides `n`.
 int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
@@ -83,7 +128,8 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
   return r->tiledOps.front();
 }
 
-LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
+LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op,
+                           VectorUnit unit) {
   if (!tfrt::isStaticF32Matmul(op))
     return failure();
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
@@ -94,8 +140,8 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
   if (n % kRegNs[std::size(kRegNs) - 1])
     return failure();
-  int64_t rn = largestDivisor(n, kRegNs);
-  int64_t rm = largestDivisor(m, kRegMs);
+  int64_t rn = regColumns(m, n, unit);
+  int64_t rm = rn ? regRows(m, rn, unit) : 1;
   // One row at a time is latency-bound; a single-row product (a batch-1
   // fully connected layer) is rowOne's: this 1 x 32 tile's `vector<1x1>` x
   // `vector<1x32>` contraction sends tfrt-lower-vectors' unit-dimension
@@ -132,9 +178,6 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::MatmulOp op) {
   rewriter.replaceOp(*inner, v->replacements);
   return success();
 }
-
-/// Width of the packed column panels of the right operand (two zmm).
-constexpr int64_t kPanel = 32;
 
 /// The f32 constant `v` is (an arith.constant, or a static unit-stride
 /// slice of one): its elements, the slice's offsets and the source's row
@@ -350,20 +393,20 @@ std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
 constexpr int64_t kCriticalStride = 4096;
 
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase);
+                     Value panelBase, int64_t rm);
 
 /// A matmul whose right operand's rows are a multiple of 4 KiB
 /// (`pack-min-rows`): the operand is packed into [N/32][K][32] panels
 /// (weights at compile time, other values once before the parallel loop
 /// around the matmul) and read by emitPackedTiles.
 LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
-                        int64_t minRows) {
+                        int64_t minRows, VectorUnit unit) {
   if (minRows <= 0)
     return failure();
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1);
-  int64_t nr = kPanel, rm = 8;
-  if (n % nr || m % rm || (n * 4) % kCriticalStride)
+  int64_t nr = kPanelColumns, rm = packedRows(m, unit);
+  if (n % nr || !rm || (n * 4) % kCriticalStride)
     return failure();
   std::optional<PackSite> site = packSite(op, m);
   if (!site || site->rows < minRows)
@@ -381,7 +424,7 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   if (site->before != op.getOperation())
     packChunks = largestDivisor(n / nr, {8, 4, 2});
   Value packed = packPanels(rewriter, loc, rhs, nr, packChunks);
-  emitPackedTiles(rewriter, op, packed, Value());
+  emitPackedTiles(rewriter, op, packed, Value(), rm);
   return success();
 }
 
@@ -394,11 +437,11 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
 /// [panels, K, 32]; column j of `op` is in panel `panelBase + j / 32`
 /// (`j / 32` when `panelBase` is null).
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase) {
+                     Value panelBase, int64_t rm) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  int64_t nr = kPanel, rm = 8;
+  int64_t nr = kPanelColumns;
   // Cache tiles as in the unpacked kernel: 256 columns (8 panels), K in
   // blocks of 256 (a panel's block is 32 KiB, L1-sized).
   int64_t nt = largestDivisor(n, {256, 128, 64, 32});
@@ -543,13 +586,15 @@ std::optional<int64_t> maxAlignedOffset(OpFoldResult v, int64_t align) {
 /// packed on a Xeon). `packedConstants` keeps one packing per constant.
 LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
                              int64_t minBytes,
-                             DenseMap<Operation *, Value> &packedConstants) {
+                             DenseMap<Operation *, Value> &packedConstants,
+                             VectorUnit unit) {
   if (minBytes <= 0)
     return failure();
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  if (n % kPanel || m % 8)
+  int64_t rm = packedRows(m, unit);
+  if (n % kPanelColumns || !rm)
     return failure();
   Value src = op.getInputs()[1];
   OpFoldResult colOff = rewriter.getIndexAttr(0);
@@ -570,9 +615,9 @@ LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   int64_t width = type.getDimSize(1);
   if (width % 16 == 0 || k * width * 4 < minBytes)
     return failure();
-  int64_t panels = width / kPanel;
-  std::optional<int64_t> maxOff = maxAlignedOffset(colOff, kPanel);
-  if (!maxOff || *maxOff + n > panels * kPanel)
+  int64_t panels = width / kPanelColumns;
+  std::optional<int64_t> maxOff = maxAlignedOffset(colOff, kPanelColumns);
+  if (!maxOff || *maxOff + n > panels * kPanelColumns)
     return failure();
   Value &packed = packedConstants[cst];
   if (!packed) {
@@ -585,10 +630,10 @@ LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
                                rewriter.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(k),
-                               rewriter.getIndexAttr(panels * kPanel)},
+                               rewriter.getIndexAttr(panels * kPanelColumns)},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                                rewriter.getIndexAttr(1)});
-    packed = packPanels(rewriter, cst.getLoc(), whole, kPanel, 1);
+    packed = packPanels(rewriter, cst.getLoc(), whole, kPanelColumns, 1);
     rewriter.eraseOp(whole);
   }
   rewriter.setInsertionPoint(op);
@@ -596,8 +641,8 @@ LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   Value off = getValueOrCreateConstantIndexOp(rewriter, loc, colOff);
   Value base = arith::DivUIOp::create(
       rewriter, loc, off,
-      arith::ConstantIndexOp::create(rewriter, loc, kPanel));
-  emitPackedTiles(rewriter, op, packed, base);
+      arith::ConstantIndexOp::create(rewriter, loc, kPanelColumns));
+  emitPackedTiles(rewriter, op, packed, base, rm);
   return success();
 }
 
@@ -747,14 +792,14 @@ constexpr int64_t kPrefetchMaxK = 64;
 /// an output that a separate pass filled first; that pass goes.
 LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
                         int64_t prefetchAhead, bool epilogues, bool remarks,
-                        int64_t &fusedEpilogues) {
+                        int64_t &fusedEpilogues, VectorUnit unit) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
   if (k > 256 || n % kRegNs[std::size(kRegNs) - 1])
     return failure();
-  int64_t rn = largestDivisor(n, kRegNs);
-  int64_t rm = largestDivisor(m, kRegMs);
+  int64_t rn = regColumns(m, n, unit);
+  int64_t rm = rn ? regRows(m, rn, unit) : 1;
   if (rm == 1) // as in vectorizeOne
     return failure();
   std::optional<RowInit> init = matchRowInit(op);
@@ -953,11 +998,12 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
 /// the block keeps both FMA ports busy; the generic register tile would
 /// contract `vector<1x1>` with `vector<1x32>`, which tfrt-lower-vectors'
 /// unit-dimension patterns rewrite without end.
-LogicalResult rowOne(RewriterBase &rewriter, linalg::MatmulOp op) {
+LogicalResult rowOne(RewriterBase &rewriter, linalg::MatmulOp op,
+                     VectorUnit unit) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  constexpr int64_t lanes = 16;
+  int64_t lanes = unit.lanes();
   if (m != 1 || n % lanes || k < 1)
     return failure();
   int64_t vecs = largestDivisor(n / lanes, {8, 4, 2, 1});
@@ -1022,20 +1068,28 @@ struct VectorizeMatmulPass
     IRRewriter rewriter(&getContext());
     DenseMap<Operation *, Value> packedConstants;
     int64_t fusedEpilogues = 0;
+    if (vectorBits < 32 || vectorBits % 32 || vectorRegisters < 1) {
+      getOperation().emitError("tfrt-vectorize-matmul: vector-bits must be a "
+                               "positive multiple of 32 and vector-registers "
+                               "positive");
+      return signalPassFailure();
+    }
+    VectorUnit unit{vectorBits, vectorRegisters};
     for (linalg::MatmulOp op : ops) {
       if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
         continue;
-      if (succeeded(packedOne(rewriter, op, packMinRows)))
+      if (succeeded(packedOne(rewriter, op, packMinRows, unit)))
         continue;
-      if (succeeded(
-              constPackedOne(rewriter, op, constPackMinBytes, packedConstants)))
+      if (succeeded(constPackedOne(rewriter, op, constPackMinBytes,
+                                   packedConstants, unit)))
         continue;
-      if (seedInit && succeeded(seededOne(rewriter, op, prefetchAhead,
-                                          epilogues, remarks, fusedEpilogues)))
+      if (seedInit &&
+          succeeded(seededOne(rewriter, op, prefetchAhead, epilogues, remarks,
+                              fusedEpilogues, unit)))
         continue;
-      if (succeeded(rowOne(rewriter, op)))
+      if (succeeded(rowOne(rewriter, op, unit)))
         continue;
-      (void)vectorizeOne(rewriter, op);
+      (void)vectorizeOne(rewriter, op, unit);
     }
     for (auto &entry : packedConstants)
       foldSmallConstantSlices(rewriter, cast<arith::ConstantOp>(entry.first));

@@ -505,6 +505,19 @@ int main(int argc, char **argv) {
   popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 16);
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+  // The register tiles follow the target's vector registers (--mcpu,
+  // --mattr, --target-triple; the host by default).
+  if (!cuda && !cudaEmulate) {
+    tfrt::TargetOptions vectorTarget;
+    vectorTarget.triple = targetTriple;
+    vectorTarget.cpu = mcpu;
+    vectorTarget.features = mattr;
+    auto unit = tfrt::targetVectorUnit(vectorTarget);
+    if (!unit)
+      return fail(llvm::toString(unit.takeError()));
+    popts.vectorBits = unit->bits;
+    popts.vectorRegisters = unit->registers;
+  }
   {
     PassManager pm(&ctx);
     timer.lap("import");

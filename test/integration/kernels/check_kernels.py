@@ -256,7 +256,11 @@ def main(argv):
     ap.add_argument("--ort-dir", default=os.path.join(REPO_ROOT, "third_party", "npm", "ort"))
     ap.add_argument("--node", default="node")
     ap.add_argument("--work-dir", required=True)
+    ap.add_argument("--mcpu", default="",
+                    help="tfrt-compile --mcpu (default: the host), e.g. x86-64-v3 "
+                         "for the AVX2 register tiles")
     args = ap.parse_args(argv)
+    mcpu = ["--mcpu=" + args.mcpu] if args.mcpu else []
     os.makedirs(args.work_dir, exist_ok=True)
 
     def tool(name):
@@ -281,7 +285,7 @@ def main(argv):
             # that the merged objects are checked against ONNX Runtime too.
             log = run([tool("tfrt-compile"), model, "--emit=shared", "--name", "m",
                        "-o", os.path.join(d, "m.so"), "--codegen-threads=2",
-                       "--codegen-split-min=0", "--time-phases"] + shapes)
+                       "--codegen-split-min=0", "--time-phases"] + shapes + mcpu)
             if "partitions compiled in parallel" in log:
                 split.append(name)
             for threads in (1, 2):

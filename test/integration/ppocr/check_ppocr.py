@@ -69,6 +69,10 @@ def parse_args(argv):
     p.add_argument("--work-dir", default=os.path.join(REPO_ROOT, "build", "test", "e2e", "ppocr-cls"))
     p.add_argument("--timeout", type=int, default=600, help="seconds per command (default: 600)")
     p.add_argument("--model", choices=sorted(MODELS), default="cls")
+    p.add_argument("--mcpu", default="",
+                   help="tfrt-compile --mcpu (default: the host); the test is "
+                        "skipped when this machine lacks the CPU's vector "
+                        "features (x86-64-v3: AVX2 and FMA)")
     return p.parse_args(argv)
 
 
@@ -96,6 +100,10 @@ def run(cmd, timeout, what):
     return out
 
 
+# CPU flags (/proc/cpuinfo) that code compiled for an --mcpu needs to run.
+MCPU_FLAGS = {"x86-64-v3": ["avx2", "fma"], "x86-64-v2": ["sse4_2"]}
+
+
 class StepError(Exception):
     pass
 
@@ -121,6 +129,24 @@ def check_prerequisites(args, model):
         raise StepError("runtime library %s not built" % args.runtime_lib)
     if not shutil.which(args.cc):
         raise StepError("C compiler %s not found" % args.cc)
+    needed = MCPU_FLAGS.get(args.mcpu)
+    if args.mcpu and needed is None:
+        raise StepError("--mcpu=%s: the features it needs are not known here (one of %s)"
+                        % (args.mcpu, ", ".join(sorted(MCPU_FLAGS))))
+    if needed:
+        flags = set()
+        try:
+            with open("/proc/cpuinfo") as fh:
+                for line in fh:
+                    if line.startswith("flags"):
+                        flags = set(line.split(":", 1)[1].split())
+                        break
+        except OSError:
+            pass
+        lacking = sorted(f for f in needed if f not in flags)
+        if lacking:
+            skip("this machine's CPU lacks %s, which --mcpu=%s code uses"
+                 % (", ".join(lacking), args.mcpu))
 
 
 def max_abs_diff(actual, expected):
@@ -184,10 +210,11 @@ def main(argv):
         obj_dir = os.path.join(work, "obj")
         os.makedirs(shared_dir)
         os.makedirs(obj_dir)
+        mcpu = ["--mcpu=" + args.mcpu] if args.mcpu else []
         run([compile_, model, "--name", NAME, "-o", shared_dir, "--emit=shared",
-             "--input-shape", shape_arg], args.timeout, "tfrt-compile --emit=shared")
+             "--input-shape", shape_arg] + mcpu, args.timeout, "tfrt-compile --emit=shared")
         run([compile_, model, "--name", NAME, "-o", obj_dir, "--emit=obj",
-             "--input-shape", shape_arg], args.timeout, "tfrt-compile --emit=obj")
+             "--input-shape", shape_arg] + mcpu, args.timeout, "tfrt-compile --emit=obj")
         for f in ("%s.o" % NAME, "%s.h" % NAME, "%s.json" % NAME):
             if not os.path.isfile(os.path.join(obj_dir, f)):
                 raise StepError("tfrt-compile --emit=obj wrote no %s" % f)
