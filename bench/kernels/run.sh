@@ -10,6 +10,9 @@
 #                  rounds of the round's GFLOP/s over that round's peak
 #   PEAK_GFLOPS=   otherwise, one peak for every round; with neither, no
 #                  "% of peak" column
+#   MCPU=          tfrt-compile --mcpu (default: the host), e.g. x86-64-v3
+#                  for the AVX2 register tiles; measure the peak with a
+#                  peak_fma built for the same (cc -O2 -march=x86-64-v3)
 #   RUNS=30 WARMUP=5 ROUNDS=3   timed runs per round, median of round medians
 #   JSON_OUT=      also append one JSON object per kernel to this file
 #   BUILD_DIR=build, OUT_DIR=build/bench/kernels
@@ -77,7 +80,7 @@ func.func @main(%x: $(tensor "$xs") {graph.name = "x"}, %w: $(tensor "$ws") {gra
 MLIR
   start=$(date +%s.%N)
   if ! "$BUILD_DIR/bin/tfrt-compile" "$mlir" --emit=shared --name "$name" -o "$OUT_DIR/$name.so" \
-       >"$OUT_DIR/$name.log" 2>&1; then
+       ${MCPU:+--mcpu="$MCPU"} >"$OUT_DIR/$name.log" 2>&1; then
     echo "$name: does not compile: $(head -1 "$OUT_DIR/$name.log")"; continue
   fi
   compile_s=$(echo "$(date +%s.%N) - $start" | bc)

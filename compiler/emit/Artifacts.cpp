@@ -361,7 +361,7 @@ tfrt::makeSharedLibrary(const std::string &name, const std::string &object,
   llvm::SmallString<128> dir;
   if (auto ec = llvm::sys::fs::createUniqueDirectory("tfrt-link", dir))
     return makeError("cannot create a temporary directory: " + ec.message());
-  auto cleanup = llvm::make_scope_exit(
+  llvm::scope_exit cleanup(
       [&] { (void)llvm::sys::fs::remove_directories(dir); });
   std::string objPath = (dir + "/" + name + ".o").str();
   std::string mapPath = (dir + "/exports.map").str();
