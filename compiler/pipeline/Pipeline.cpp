@@ -103,6 +103,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     convTranspose.epilogues = opts.fuseEpilogues;
     convTranspose.remarks = opts.fusionRemarks;
     convTranspose.lanes = lanes;
+    convTranspose.maxAccumulators =
+        std::min<int64_t>(16, std::max<int64_t>(1, opts.vectorRegisters - 4));
     pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose(convTranspose));
     VectorizeReductionsOptions reductions;
     reductions.lanes = lanes;

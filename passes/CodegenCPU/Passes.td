@@ -112,14 +112,17 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     tfrt-lower-vectors' unit-dimension patterns into an endless rewrite).
     Other matmuls are left to the loop lowering.
 
-    Register rows by target (`vector-bits`, `vector-registers`,
+    Register tiles by target (`vector-bits`, `vector-registers`,
     passes/CodegenCPU/RegisterTile.h): the accumulators of an R x C tile
-    take R * C / (vector-bits / 32) registers, at most 16 and at most 4
-    fewer than the target has, so R is the first of 8, 6, 4, 3, 2 within
-    that bound: 8 x 32 on AVX-512, 3 x 32 or 6 x 16 on AVX2 (12 of its 16
-    ymm registers; 8 x 32 would need 32 and spill on every step), 2 x 32 on
-    NEON. The packed paths take the same rows; a single-row product's
-    blocks are vectors of vector-bits / 32 lanes.
+    take R * C / (vector-bits / 32) registers, at most 16, with one row of
+    the right operand (C / lanes registers) and a broadcast beside them; R
+    is the first of 8, 6, 4, 3, 2 within that bound, and of the widths 32
+    and 16 the one whose tile holds more accumulators: 8 x 32 on AVX-512,
+    6 x 16 (12 of 16 ymm) or 2 x 32 on AVX2, where 8 x 32 would need 32
+    registers and spilled on every step, 2 x 16 on SSE, 2 x 32 on NEON. The
+    packed paths keep 32-column panels with 8 rows on AVX-512 and the
+    bound's rows elsewhere; a single-row product's blocks are vectors of
+    vector-bits / 32 lanes.
 
     Packed right operand (`pack-min-rows`): when N is a multiple of 1024
     (a row stride of a multiple of 4 KiB, which maps a 32-column panel of
@@ -215,8 +218,8 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     Option<"vectorRegisters", "vector-registers", "int64_t",
            /*default=*/"32",
            "The target's vector registers (32 on AVX-512 and NEON, 16 on "
-           "AVX2): the accumulators take at most 16, and 4 are left for "
-           "operands">,
+           "AVX2 and SSE): the accumulators take at most 16, with one row of "
+           "the streamed operand and a broadcast beside them">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
@@ -333,7 +336,9 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     tfrt-vectorize-matmul): the output channels of a tile are the first of
     8, 6, 4 whose accumulators fit (RegisterTile.h), or 3 or 2 where not
     even 4 rows do: 8 x 32 on AVX-512, 3 x 32 (or 6 x 16) on AVX2, 2 x 32
-    on NEON. Image stems keep their 8 x 32 tile on every target.
+    on NEON. Image stems take 8 channels x 32 columns on AVX-512 and 4 x 16
+    on AVX2 and NEON (the three tap vectors of an input row stay in
+    registers beside the accumulators), 4 x 8 on SSE.
 
     A 1x1 convolution with stride 1 and batch 1 instead becomes a
     `linalg.matmul` of the collapsed weight `[M, C]` and input `[C, H*W]`
@@ -415,8 +420,8 @@ def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
     Option<"vectorRegisters", "vector-registers", "int64_t",
            /*default=*/"32",
            "The target's vector registers (32 on AVX-512 and NEON, 16 on "
-           "AVX2): the accumulators take at most 16, and 4 are left for "
-           "operands">,
+           "AVX2 and SSE): the accumulators take at most 16, with one row of "
+           "the streamed operand and a broadcast beside them">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -454,7 +459,8 @@ def VectorizeConvTranspose
     input rows a multiple of `lanes`) is replaced by `scf.for` loops over
     `(n, ih, m)` (output channels inner: an input row is read from the cache
     by all of them) and blocks of up to four `lanes`-wide input vectors. Every
-    tap `(kh, kw)` of every vector has its own accumulator (at most 16), so
+    tap `(kh, kw)` of every vector has its own accumulator (at most
+    `max-accumulators`, 16 by default, 12 for AVX2's 16 registers), so
     each input channel step is one read per vector, one broadcast weight per
     tap and one `vector.fma` per accumulator. The two column taps of a
     vector are interleaved by one `vector.shuffle` into `2 * lanes`
@@ -484,6 +490,11 @@ def VectorizeConvTranspose
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
            "f32 lanes of one vector">,
+    Option<"maxAccumulators", "max-accumulators", "int64_t",
+           /*default=*/"16",
+           "Vector accumulators a step may keep in registers (16 of AVX-512's "
+           "32 zmm; 12 of AVX2's 16 ymm): taps x input vectors per step; "
+           "kernels with more taps keep the loop lowering">,
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
            "Apply the elementwise consumer of a ConvTranspose whose "
            "accumulators start from a fill or bias (in the same block) to "

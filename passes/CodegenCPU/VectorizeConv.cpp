@@ -366,12 +366,36 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
   return success();
 }
 
+/// The stem kernel's tile (output channels x columns): the most
+/// accumulators, at most 16, that fit the registers beside the three tap
+/// vectors of one input row and a broadcast: AVX-512 8 x 32, AVX2 4 x 16,
+/// NEON 4 x 16, SSE 4 x 8. Channels and columns divide matchStemConv's
+/// (multiples of 8 and 32).
+std::pair<int64_t, int64_t> stemTile(VectorUnit unit) {
+  int64_t lanes = std::max<int64_t>(1, unit.bits / 32);
+  std::pair<int64_t, int64_t> best{8, 32};
+  int64_t bestRegs = 0;
+  for (int64_t sw : {32, 16, 8}) {
+    int64_t perRow = std::max<int64_t>(1, (sw + lanes - 1) / lanes);
+    for (int64_t sr : {8, 4, 2}) {
+      int64_t acc = sr * perRow;
+      if (acc <= 16 && acc + 3 * perRow + 1 <= unit.registers &&
+          acc > bestRegs) {
+        best = {sr, sw};
+        bestRegs = acc;
+      }
+    }
+  }
+  return best;
+}
+
 /// An image stem (matchStemConv): 8 output channels x 32 output columns of
-/// one output row per register tile (8 accumulators of vector<32xf32>),
-/// computed from the unpadded input. Each (input channel, kernel row) reads
-/// the 64 input columns from 2 * ow once and splits them into even and odd
-/// lanes: the taps kw = 1 and kw = 2; tap kw = 0 (column 2 * ow - 1 + 2i)
-/// is the odd lanes of the 64 columns from 2 * ow - 2, or in the first
+/// one output row per register tile on AVX-512 (8 accumulators of
+/// vector<32xf32>; stemTile's sr x sw elsewhere), computed from the
+/// unpadded input. Each (input channel, kernel row) reads the 2 * sw input
+/// columns from 2 * ow once and splits them into even and odd lanes: the
+/// taps kw = 1 and kw = 2; tap kw = 0 (column 2 * ow - 1 + 2i) is the odd
+/// lanes of the 2 * sw columns from 2 * ow - 2, or in the first
 /// column tile the odd lanes shifted by one lane behind the left padding's
 /// zero. The input rows of the next output row are prefetched while a row
 /// computes (inside a model the input comes from memory: det's stem 0.80 ->
@@ -381,7 +405,8 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
 /// reads). 27 taps of a 3-channel 3x3 stem instead of the phase split's
 /// 36, and neither the padded copy nor the split of the input.
 LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
-                            const StemInput &stem) {
+                            const StemInput &stem, VectorUnit unit) {
+  auto [sr, sw] = stemTile(unit);
   SmallVector<int64_t> r = op.getStaticLoopRanges();
   int64_t m = r[kM], c = r[kC], oh = r[kOH], ow = r[kOW];
   Value x = stem.source, w = op.getDpsInputs()[1];
@@ -398,7 +423,8 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  auto vec32 = VectorType::get({32}, f32), vec64 = VectorType::get({64}, f32);
+  auto vec32 = VectorType::get({sw}, f32),
+       vec64 = VectorType::get({2 * sw}, f32);
   Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
   Value zero =
       arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
@@ -407,20 +433,20 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
   Value rowOffset =
       getValueOrCreateConstantIndexOp(rewriter, loc, stem.rowOffset);
   SmallVector<int64_t> evens, odds, shifted{0};
-  for (int64_t i = 0; i < 32; ++i) {
+  for (int64_t i = 0; i < sw; ++i) {
     evens.push_back(2 * i);
     odds.push_back(2 * i + 1);
-    if (i < 31)
-      shifted.push_back(32 + i);
+    if (i < sw - 1)
+      shifted.push_back(sw + i);
   }
 
-  // One register tile: output channels [mi, mi + 8) of output row `row` (in
-  // the op's output), columns [col, col + 32); `first`: col is 0.
+  // One register tile: output channels [mi, mi + sr) of output row `row`
+  // (in the op's output), columns [col, col + sw); `first`: col is 0.
   auto tile = [&](OpBuilder &b, Location l, Value out, Value row, Value padRow,
                   Value khLo, Value khHi, Value mi, Value col, bool first,
                   bool last) -> Value {
     SmallVector<Value> channels, accs;
-    for (int64_t i = 0; i < 8; ++i) {
+    for (int64_t i = 0; i < sr; ++i) {
       Value channel = arith::AddIOp::create(b, l, mi, cst(b, i));
       channels.push_back(channel);
       if (start.scalar || start.bias)
@@ -464,7 +490,7 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
                 }
                 SmallVector<Value> next(hIter.begin(), hIter.end());
                 Value taps[3] = {left, even, odd};
-                for (int64_t i = 0; i < 8; ++i) {
+                for (int64_t i = 0; i < sr; ++i) {
                   for (int64_t kw = 0; kw < 3; ++kw) {
                     Value wv = tensor::ExtractOp::create(
                         b, l, w, ValueRange{channels[i], ci, kh, cst(b, kw)});
@@ -477,7 +503,7 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
               });
           scf::YieldOp::create(b, l, hLoop.getResults());
         });
-    for (int64_t i = 0; i < 8; ++i)
+    for (int64_t i = 0; i < sr; ++i)
       out = vector::TransferWriteOp::create(
                 b, l, cLoop.getResult(i), out,
                 ValueRange{c0, channels[i], row, col}, ArrayRef<bool>{true})
@@ -504,7 +530,8 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
         auto columns = [&](OpBuilder &b, Location l, Value out, Value col,
                            bool first, bool last) -> Value {
           // The input rows of the next output row, to the cache while this
-          // one computes: 64 columns from 2 * col of each channel's 3 rows.
+          // one computes: 2 * sw columns from 2 * col of each channel's 3
+          // rows.
           Value col2 = arith::MulIOp::create(b, l, col, cst(b, 2));
           for (int64_t ci = 0; ci < c; ++ci)
             for (int64_t kh = 0; kh < 3; ++kh) {
@@ -512,7 +539,7 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
                   b, l, cst(b, h - 1),
                   arith::AddIOp::create(b, l, padRow,
                                         cst(b, 2 + kh - stem.lowH)));
-              for (int64_t line = 0; line < 64; line += 16)
+              for (int64_t line = 0; line < 2 * sw; line += 16)
                 memref::PrefetchOp::create(
                     b, l, xBuffer,
                     ValueRange{c0, cst(b, ci), xr,
@@ -521,7 +548,7 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
                     b.getBoolAttr(true));
             }
           auto mLoop = scf::ForOp::create(
-              b, l, c0, cst(b, m), cst(b, 8), ValueRange{out},
+              b, l, c0, cst(b, m), cst(b, sr), ValueRange{out},
               [&](OpBuilder &b, Location l, Value mi, ValueRange mIter) {
                 scf::YieldOp::create(b, l,
                                      tile(b, l, mIter[0], row, padRow, khLo,
@@ -529,18 +556,18 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
               });
           return mLoop.getResult(0);
         };
-        Value out = columns(b, l, rIter[0], c0, true, ow == 32);
-        if (ow > 64) {
+        Value out = columns(b, l, rIter[0], c0, true, ow == sw);
+        if (ow > 2 * sw) {
           auto colLoop = scf::ForOp::create(
-              b, l, cst(b, 32), cst(b, ow - 32), cst(b, 32), ValueRange{out},
+              b, l, cst(b, sw), cst(b, ow - sw), cst(b, sw), ValueRange{out},
               [&](OpBuilder &b, Location l, Value col, ValueRange cIter) {
                 scf::YieldOp::create(
                     b, l, columns(b, l, cIter[0], col, false, false));
               });
           out = colLoop.getResult(0);
         }
-        if (ow > 32)
-          out = columns(b, l, out, cst(b, ow - 32), false, true);
+        if (ow > sw)
+          out = columns(b, l, out, cst(b, ow - sw), false, true);
         scf::YieldOp::create(b, l, out);
       });
   rewriter.replaceOp(op, rowLoop.getResult(0));
@@ -686,10 +713,8 @@ struct VectorizeConvPass
     }
     VectorUnit unit{vectorBits, vectorRegisters};
     IRRewriter rewriter(&getContext());
-    // Stems keep their 8 x 32 tile on every target (with fewer vector
-    // registers it spills some accumulators, still far from the loops).
     for (linalg::GenericOp op : stems)
-      (void)vectorizeStem(rewriter, op, *matchStemConv(op));
+      (void)vectorizeStem(rewriter, op, *matchStemConv(op), unit);
     for (linalg::GenericOp op : ops)
       (void)vectorizeOne(rewriter, op, flatRows, channelBlock, unit);
     // First merge the tiling's and the unit-dim folding's slices into single

@@ -59,7 +59,8 @@ bool isConvTransposeGeneric(linalg::GenericOp op) {
 }
 
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
-                           int64_t lanes, bool epilogues, bool remarks,
+                           int64_t lanes, int64_t maxAccumulators,
+                           bool epilogues, bool remarks,
                            int64_t &fusedEpilogues) {
   if (!isConvTransposeGeneric(op))
     return failure();
@@ -67,13 +68,13 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
   int64_t kh = r[kKH], kw = r[kKW], iw = r[kIW];
   // Two column taps interleave with one shuffle; wider kernels (or no full
   // vector of input columns) keep the loop lowering.
-  if ((kw != 1 && kw != 2) || iw % lanes || kh * kw > 16)
+  if ((kw != 1 && kw != 2) || iw % lanes || kh * kw > maxAccumulators)
     return failure();
-  // Input vectors per step: all taps of each stay in registers (at most 16
-  // accumulators).
+  // Input vectors per step: all taps of each stay in registers (at most
+  // `maxAccumulators` accumulators).
   int64_t perStep = 1;
   for (int64_t u : {4, 2})
-    if (kh * kw * u <= 16 && (iw / lanes) % u == 0) {
+    if (kh * kw * u <= maxAccumulators && (iw / lanes) % u == 0) {
       perStep = u;
       break;
     }
@@ -246,9 +247,9 @@ struct VectorizeConvTransposePass
   using VectorizeConvTransposeBase::VectorizeConvTransposeBase;
 
   void runOnOperation() override {
-    if (lanes < 1) {
-      getOperation().emitError(
-          "tfrt-vectorize-conv-transpose: lanes must be >= 1");
+    if (lanes < 1 || maxAccumulators < 1) {
+      getOperation().emitError("tfrt-vectorize-conv-transpose: lanes and "
+                               "max-accumulators must be >= 1");
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> ops;
@@ -259,7 +260,8 @@ struct VectorizeConvTransposePass
     IRRewriter rewriter(&getContext());
     int64_t fused = 0;
     for (linalg::GenericOp op : ops)
-      (void)vectorizeOne(rewriter, op, lanes, epilogues, remarks, fused);
+      (void)vectorizeOne(rewriter, op, lanes, maxAccumulators, epilogues,
+                         remarks, fused);
     numEpilogues += fused;
   }
 };

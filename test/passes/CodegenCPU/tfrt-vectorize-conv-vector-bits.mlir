@@ -63,3 +63,63 @@ func.func @flat(%x: tensor<1x16x6x22xf32>, %w: tensor<24x16x3x3xf32>, %o: tensor
   } -> tensor<1x24x4x20xf32>
   return %r : tensor<1x24x4x20xf32>
 }
+
+// -----
+
+// An image stem (3 input channels, 3x3, stride 2, computed from the
+// unpadded input): AVX-512 8 output channels x 32 columns from 64-column
+// reads; AVX2 4 x 16 from 32-column reads (8 ymm accumulators beside the
+// three tap vectors); NEON 4 x 16 (16 q registers).
+// AVX512-LABEL: func.func @stem
+// AVX512: scf.for %{{.*}} = %c0 to %c16 step %c8
+// AVX512: vector.transfer_read {{.*}} : tensor<1x3x16x128xf32>, vector<64xf32>
+// AVX512: vector.fma {{.*}} : vector<32xf32>
+// AVX2-LABEL: func.func @stem
+// AVX2: scf.for %{{.*}} = %c0 to %c16 step %c4
+// AVX2: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// AVX2: vector.transfer_read {{.*}} : tensor<1x3x16x128xf32>, vector<32xf32>
+// AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 16, 17,
+// AVX2: vector.fma {{.*}} : vector<16xf32>
+// AVX2: vector.transfer_write {{.*}}[%c0, %{{.*}}, %{{.*}}, %c48] {{.*}} : vector<16xf32>, tensor<1x16x8x64xf32>
+// NEON-LABEL: func.func @stem
+// NEON: scf.for %{{.*}} = %c0 to %c16 step %c4
+// NEON: vector.fma {{.*}} : vector<16xf32>
+#x2 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @stem
+// CHECK-SAME: (%[[IN:[^:]*]]: tensor<1x3x16x128xf32>
+// CHECK-NOT: tensor.pad
+// CHECK: %[[BUF:.*]] = bufferization.to_buffer %[[IN]] read_only
+// CHECK: scf.for %[[ROW:.*]] = %c0 to %c8 step %c1
+// CHECK: %[[LO:.*]] = arith.maxsi
+// CHECK: %[[HI:.*]] = arith.minsi
+// CHECK: memref.prefetch %[[BUF]]
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
+// CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c1
+// CHECK: %[[A:.*]] = vector.transfer_read %[[IN]]{{.*}} {in_bounds = [true]} : tensor<1x3x16x128xf32>, vector<64xf32>
+// CHECK: %[[EVEN:.*]] = vector.shuffle %[[A]], %[[A]] [0, 2, 4,
+// CHECK: %[[ODD:.*]] = vector.shuffle %[[A]], %[[A]] [1, 3, 5,
+// CHECK: %[[LEFT:.*]] = vector.shuffle %{{.*}}, %[[ODD]] [0, 32, 33,
+// CHECK: vector.fma %[[LEFT]]
+// CHECK: vector.fma %[[EVEN]]
+// CHECK: vector.fma %[[ODD]]
+// CHECK-COUNT-8: vector.transfer_write {{.*}} : vector<32xf32>, tensor<1x16x8x64xf32>
+// The other column tile: kw = 0 from the 64 columns two before.
+// CHECK: %[[P:.*]] = vector.transfer_read %[[IN]]{{.*}} : tensor<1x3x16x128xf32>, vector<64xf32>
+// CHECK: vector.shuffle %[[P]], %[[P]] [1, 3, 5,
+func.func @stem(%in: tensor<1x3x16x128xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<1x16x8x64xf32>) -> tensor<1x16x8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = tensor.pad %in low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x16x128xf32> to tensor<1x3x17x129xf32>
+  %r = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x3x17x129xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x8x64xf32>
+  return %r : tensor<1x16x8x64xf32>
+}
