@@ -1,0 +1,172 @@
+/* interleave.c - A/B timing of compiled models in one process: loads
+ * several shared objects built by `tfrt-compile --emit=shared` for the same
+ * model (same --name), gives them the same deterministic inputs, and calls
+ * them in turn, one call each per iteration, so that every variant sees the
+ * same phases of a noisy machine. Prints each variant's median, minimum and
+ * first quartile, and the median over iterations of its time divided by the
+ * first variant's time in the same iteration (the paired ratio).
+ *
+ *   cc -O2 -I runtime-lib/include bench/ab/interleave.c -o build/interleave -ldl
+ *   build/interleave NAME ITERATIONS A.so B.so [C.so ...]
+ *
+ * Inputs are filled with a fixed pattern in [-0.5, 0.5); outputs are not
+ * compared (correctness is the tests' job). 1 thread: no pool is set.
+ */
+#include "tfrt/runtime.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef tfrt_status (*create_fn)(void **);
+typedef tfrt_status (*run_fn)(void *, const tfrt_tensor *, int, tfrt_tensor *,
+                              int);
+typedef tfrt_status (*info_fn)(int, tfrt_tensor_desc *);
+typedef const char *(*message_fn)(tfrt_status);
+
+enum { kMaxVariants = 16, kMaxTensors = 16 };
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Bytes per element (the objects export tfrt_dtype_size, this program links
+ * no runtime). */
+static size_t elementBytes(int32_t dtype) {
+  switch (dtype) {
+  case TFRT_DTYPE_UINT8:
+  case TFRT_DTYPE_INT8:
+  case TFRT_DTYPE_BOOL:
+    return 1;
+  case TFRT_DTYPE_UINT16:
+  case TFRT_DTYPE_INT16:
+  case TFRT_DTYPE_FLOAT16:
+  case TFRT_DTYPE_BFLOAT16:
+    return 2;
+  case TFRT_DTYPE_INT64:
+  case TFRT_DTYPE_FLOAT64:
+  case TFRT_DTYPE_UINT64:
+    return 8;
+  default:
+    return 4;
+  }
+}
+
+static void *symbol(void *lib, const char *name, const char *suffix) {
+  char full[256];
+  snprintf(full, sizeof full, "%s%s", name, suffix);
+  return dlsym(lib, full);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 5) {
+    fprintf(stderr, "usage: %s NAME ITERATIONS A.so B.so [...]\n", argv[0]);
+    return 2;
+  }
+  const char *name = argv[1];
+  int iterations = atoi(argv[2]), variants = argc - 3;
+  if (iterations < 1 || variants > kMaxVariants) {
+    fprintf(stderr, "interleave: ITERATIONS >= 1 and at most %d objects\n",
+            kMaxVariants);
+    return 2;
+  }
+  void *instance[kMaxVariants];
+  run_fn run[kMaxVariants];
+  message_fn message = NULL;
+  tfrt_tensor inputs[kMaxTensors], outputs[kMaxTensors];
+  int numInputs = 0, numOutputs = 0;
+  for (int v = 0; v < variants; ++v) {
+    void *lib = dlopen(argv[3 + v], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      fprintf(stderr, "interleave: %s\n", dlerror());
+      return 1;
+    }
+    create_fn create = (create_fn)symbol(lib, name, "_create");
+    run[v] = (run_fn)symbol(lib, name, "_run");
+    info_fn inputInfo = (info_fn)symbol(lib, name, "_input_info");
+    info_fn outputInfo = (info_fn)symbol(lib, name, "_output_info");
+    if (!create || !run[v] || !inputInfo || !outputInfo) {
+      fprintf(stderr, "interleave: %s has no %s_create/_run/_input_info\n",
+              argv[3 + v], name);
+      return 1;
+    }
+    message = (message_fn)dlsym(lib, "tfrt_status_message");
+    tfrt_status st = create(&instance[v]);
+    if (st) {
+      fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
+              message ? message(st) : "create failed");
+      return 1;
+    }
+    if (v > 0)
+      continue;
+    /* Tensors from the first object's descriptors. */
+    for (int io = 0; io < 2; ++io) {
+      info_fn info = io == 0 ? inputInfo : outputInfo;
+      for (int i = 0; i < kMaxTensors; ++i) {
+        tfrt_tensor_desc d;
+        tfrt_status s = info(i, &d);
+        if (s)
+          break;
+        long count = 1;
+        for (int r = 0; r < d.rank; ++r)
+          count *= d.dims[r];
+        size_t bytes = (size_t)count * elementBytes(d.dtype);
+        char *data = aligned_alloc(64, (bytes + 63) / 64 * 64);
+        if (!data) {
+          fprintf(stderr, "interleave: out of memory\n");
+          return 1;
+        }
+        memset(data, 0, bytes);
+        if (d.dtype == TFRT_DTYPE_FLOAT32)
+          for (long j = 0; j < count; ++j)
+            ((float *)data)[j] = (float)((j * 7919) % 1000) / 1000.0f - 0.5f;
+        tfrt_tensor t = {data, d.dtype, d.rank, d.dims};
+        if (io == 0)
+          inputs[numInputs++] = t;
+        else
+          outputs[numOutputs++] = t;
+      }
+    }
+  }
+  double *times = malloc(sizeof(double) * (size_t)iterations * variants);
+  double *sorted = malloc(sizeof(double) * (size_t)iterations);
+  if (!times || !sorted)
+    return 1;
+  for (int it = -3; it < iterations; ++it)
+    for (int v = 0; v < variants; ++v) {
+      double start = now();
+      tfrt_status st = run[v](instance[v], inputs, numInputs, outputs,
+                              numOutputs);
+      double t = now() - start;
+      if (st) {
+        fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
+                message ? message(st) : "run failed");
+        return 1;
+      }
+      if (it >= 0)
+        times[(size_t)v * iterations + it] = t;
+    }
+  for (int v = 0; v < variants; ++v) {
+    double *mine = times + (size_t)v * iterations;
+    for (int i = 0; i < iterations; ++i)
+      sorted[i] = mine[i] / times[i];
+    qsort(sorted, iterations, sizeof(double), compare);
+    double ratio = sorted[iterations / 2];
+    memcpy(sorted, mine, sizeof(double) * iterations);
+    qsort(sorted, iterations, sizeof(double), compare);
+    printf("%-40s median %.3f ms  min %.3f  q1 %.3f  paired ratio vs first "
+           "%.3f\n",
+           argv[3 + v], sorted[iterations / 2] * 1e3, sorted[0] * 1e3,
+           sorted[iterations / 4] * 1e3, ratio);
+  }
+  return 0;
+}
