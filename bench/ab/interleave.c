@@ -25,6 +25,7 @@ typedef tfrt_status (*run_fn)(void *, const tfrt_tensor *, int, tfrt_tensor *,
                               int);
 typedef tfrt_status (*info_fn)(int, tfrt_tensor_desc *);
 typedef const char *(*message_fn)(tfrt_status);
+typedef size_t (*dtype_size_fn)(int32_t);
 
 enum { kMaxVariants = 16, kMaxTensors = 16 };
 
@@ -37,28 +38,6 @@ static double now(void) {
 static int compare(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
-}
-
-/* Bytes per element (the objects export tfrt_dtype_size, this program links
- * no runtime). */
-static size_t elementBytes(int32_t dtype) {
-  switch (dtype) {
-  case TFRT_DTYPE_UINT8:
-  case TFRT_DTYPE_INT8:
-  case TFRT_DTYPE_BOOL:
-    return 1;
-  case TFRT_DTYPE_UINT16:
-  case TFRT_DTYPE_INT16:
-  case TFRT_DTYPE_FLOAT16:
-  case TFRT_DTYPE_BFLOAT16:
-    return 2;
-  case TFRT_DTYPE_INT64:
-  case TFRT_DTYPE_FLOAT64:
-  case TFRT_DTYPE_UINT64:
-    return 8;
-  default:
-    return 4;
-  }
 }
 
 static void *symbol(void *lib, const char *name, const char *suffix) {
@@ -100,6 +79,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     message = (message_fn)dlsym(lib, "tfrt_status_message");
+    /* The objects carry the runtime: its element sizes. */
+    dtype_size_fn elementBytes = (dtype_size_fn)dlsym(lib, "tfrt_dtype_size");
     tfrt_status st = create(&instance[v]);
     if (st) {
       fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
@@ -108,6 +89,11 @@ int main(int argc, char **argv) {
     }
     if (v > 0)
       continue;
+    if (!elementBytes) {
+      fprintf(stderr, "interleave: %s exports no tfrt_dtype_size\n",
+              argv[3 + v]);
+      return 1;
+    }
     /* Tensors from the first object's descriptors. */
     for (int io = 0; io < 2; ++io) {
       info_fn info = io == 0 ? inputInfo : outputInfo;

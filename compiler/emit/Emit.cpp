@@ -499,6 +499,14 @@ struct TargetChoice {
         triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
         std::nullopt, level));
   }
+
+  /// create(), or an error naming the triple and CPU.
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine() const {
+    if (std::unique_ptr<llvm::TargetMachine> tm = create())
+      return std::move(tm);
+    return makeError("cannot create a target machine for '" + triple.str() +
+                     "' (cpu '" + cpu + "')");
+  }
 };
 
 llvm::Expected<TargetChoice> chooseTarget(const tfrt::TargetOptions &target) {
@@ -551,11 +559,10 @@ tfrt::targetVectorUnit(const TargetOptions &target) {
   auto choice = chooseTarget(target);
   if (!choice)
     return choice.takeError();
-  std::unique_ptr<llvm::TargetMachine> tm = choice->create();
+  auto tm = choice->machine();
   if (!tm)
-    return makeError("cannot create a target machine for '" +
-                     choice->triple.str() + "' (cpu '" + choice->cpu + "')");
-  const llvm::MCSubtargetInfo *sti = tm->getMCSubtargetInfo();
+    return tm.takeError();
+  const llvm::MCSubtargetInfo *sti = (*tm)->getMCSubtargetInfo();
   if (choice->triple.isX86()) {
     if (sti->checkFeatures("+avx512f"))
       return VectorUnitInfo{512, 32};
@@ -606,10 +613,10 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   auto choice = chooseTarget(target);
   if (!choice)
     return choice.takeError();
-  std::unique_ptr<llvm::TargetMachine> tm = choice->create();
-  if (!tm)
-    return makeError("cannot create a target machine for '" +
-                     choice->triple.str() + "' (cpu '" + choice->cpu + "')");
+  auto machine = choice->machine();
+  if (!machine)
+    return machine.takeError();
+  std::unique_ptr<llvm::TargetMachine> tm = std::move(*machine);
   const llvm::Triple &triple = choice->triple;
   const std::string &cpu = choice->cpu, &features = choice->features;
   unsigned optLevel = choice->optLevel;
