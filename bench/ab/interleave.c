@@ -6,7 +6,8 @@
  * first quartile, and the median over iterations of its time divided by the
  * first variant's time in the same iteration (the paired ratio).
  *
- *   cc -O2 -I runtime-lib/include bench/ab/interleave.c -o build/interleave -ldl
+ *   cc -O2 -I runtime-lib/include bench/ab/interleave.c \
+ *      -o build/interleave -ldl
  *   build/interleave NAME ITERATIONS A.so B.so [C.so ...]
  *
  * Inputs are filled with a fixed pattern in [-0.5, 0.5); outputs are not
@@ -130,8 +131,8 @@ int main(int argc, char **argv) {
   for (int it = -3; it < iterations; ++it)
     for (int v = 0; v < variants; ++v) {
       double start = now();
-      tfrt_status st = run[v](instance[v], inputs, numInputs, outputs,
-                              numOutputs);
+      tfrt_status st =
+          run[v](instance[v], inputs, numInputs, outputs, numOutputs);
       double t = now() - start;
       if (st) {
         fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
