@@ -164,7 +164,12 @@ void tfrt::buildLlvmPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   if (opts.optLevel >= 1)
     pm.addNestedPass<func::FuncOp>(createLowerVectors());
   addUpstream(pm, "func.func(convert-linalg-to-loops)");
-  pm.addNestedPass<func::FuncOp>(createApproximateMath());
+  // 512-bit vectors for the expanded transcendentals only where the target
+  // has them (below that, the attribute would ask for what LLVM's default
+  // already gives).
+  ApproximateMathOptions approximate;
+  approximate.wideVectors = opts.vectorBits >= 512;
+  pm.addNestedPass<func::FuncOp>(createApproximateMath(approximate));
   // What works function by function runs nested, so that the pass manager
   // spreads the outlined loop bodies and the compute function over threads
   // (about a quarter off this phase on cls with two); the output is the same

@@ -30,7 +30,8 @@ def ApproximateMath : Pass<"tfrt-approximate-math"> {
     that LLVM function attribute: LLVM's loop vectorizer otherwise prefers
     256-bit vectors on AVX-512 cores, and the polynomials are compute-bound
     (an exp pass over 40 x 6625 floats, rec's softmax, took about 20% less
-    time with 512 bits). LLVM clamps the width to what the target has.
+    time with 512 bits). LLVM clamps the width to what the target has;
+    tfrt-compile turns the option on only for targets with 512-bit vectors.
   }];
   let options = [
     Option<"wideVectors", "wide-vectors", "bool", /*default=*/"true",
