@@ -486,26 +486,20 @@ llvm::Error addModelAbi(llvm::Module &m, const std::string &name,
   return llvm::Error::success();
 }
 /// The target a TargetOptions stands for: the host's triple, CPU and
-/// features when they are not given.
+/// features when they are not given, and a machine for it.
 struct TargetChoice {
   const llvm::Target *target = nullptr;
   llvm::Triple triple;
   std::string cpu, features;
   unsigned optLevel = 3;
   llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Aggressive;
+  /// One machine made by create() (more for parallel code generation).
+  std::unique_ptr<llvm::TargetMachine> machine;
 
   std::unique_ptr<llvm::TargetMachine> create() const {
     return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
         triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
         std::nullopt, level));
-  }
-
-  /// create(), or an error naming the triple and CPU.
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine() const {
-    if (std::unique_ptr<llvm::TargetMachine> tm = create())
-      return std::move(tm);
-    return makeError("cannot create a target machine for '" + triple.str() +
-                     "' (cpu '" + cpu + "')");
   }
 };
 
@@ -550,6 +544,10 @@ llvm::Expected<TargetChoice> chooseTarget(const tfrt::TargetOptions &target) {
                  : choice.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                  : choice.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                         : llvm::CodeGenOptLevel::Aggressive;
+  choice.machine = choice.create();
+  if (!choice.machine)
+    return makeError("cannot create a target machine for '" +
+                     choice.triple.str() + "' (cpu '" + choice.cpu + "')");
   return choice;
 }
 } // namespace
@@ -559,10 +557,7 @@ tfrt::targetVectorUnit(const TargetOptions &target) {
   auto choice = chooseTarget(target);
   if (!choice)
     return choice.takeError();
-  auto tm = choice->machine();
-  if (!tm)
-    return tm.takeError();
-  const llvm::MCSubtargetInfo *sti = (*tm)->getMCSubtargetInfo();
+  const llvm::MCSubtargetInfo *sti = choice->machine->getMCSubtargetInfo();
   if (choice->triple.isX86()) {
     if (sti->checkFeatures("+avx512f"))
       return VectorUnitInfo{512, 32};
@@ -613,10 +608,7 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   auto choice = chooseTarget(target);
   if (!choice)
     return choice.takeError();
-  auto machine = choice->machine();
-  if (!machine)
-    return machine.takeError();
-  std::unique_ptr<llvm::TargetMachine> tm = std::move(*machine);
+  llvm::TargetMachine *tm = choice->machine.get();
   const llvm::Triple &triple = choice->triple;
   const std::string &cpu = choice->cpu, &features = choice->features;
   unsigned optLevel = choice->optLevel;

@@ -10,6 +10,7 @@
 
 #include "passes/Async/Passes.h"
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/CodegenCPU/RegisterTile.h"
 #include "passes/Conversion/Passes.h"
 #include "passes/Graph/Passes.h"
 #include "passes/MemoryPlanning/Passes.h"
@@ -82,7 +83,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   }
   if (opts.optLevel >= 1 && opts.cpuKernels) {
     // 1-D kernels take vectors of the target's width.
-    int64_t lanes = std::max<int64_t>(1, opts.vectorBits / 32);
+    int64_t lanes =
+        codegen::VectorUnit{opts.vectorBits, opts.vectorRegisters}.lanes();
     VectorizeConvOptions conv;
     conv.vectorBits = opts.vectorBits;
     conv.vectorRegisters = opts.vectorRegisters;

@@ -11,11 +11,29 @@
 #ifndef TFRT_PASSES_CODEGENCPU_REGISTERTILE_H
 #define TFRT_PASSES_CODEGENCPU_REGISTERTILE_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 
 namespace tfrt::codegen {
+
+/// The target's vector registers (the passes' vector-bits and
+/// vector-registers options): AVX-512 512 bits x 32, AVX2 256 x 16, SSE
+/// 128 x 16, NEON 128 x 32.
+struct VectorUnit {
+  int64_t bits = 512, registers = 32;
+
+  /// f32 lanes of one register.
+  int64_t lanes() const { return std::max<int64_t>(1, bits / 32); }
+  /// Registers holding one row of `cols` f32 values.
+  int64_t registersFor(int64_t cols) const {
+    return std::max<int64_t>(1, (cols + lanes() - 1) / lanes());
+  }
+  /// Whether the options make sense (bits a positive multiple of 32).
+  bool valid() const { return bits >= 32 && bits % 32 == 0 && registers >= 1; }
+};
 
 /// The most accumulator rows of a tile `cols` columns wide: the
 /// accumulators take at most 16 vector registers, and one row of the
@@ -24,28 +42,29 @@ namespace tfrt::codegen {
 /// zmm); AVX2 (256 bits, 16 registers): 6 rows of 16 (12 ymm) or 2 of 32
 /// (3 rows of 32 leave one register for four loaded vectors, and LLVM
 /// spills); NEON (128 bits, 32 registers): 2 rows of 32 or 4 of 16.
-inline int64_t maxTileRows(int64_t cols, int64_t vectorBits,
-                           int64_t vectorRegisters) {
-  int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
-  int64_t perRow = std::max<int64_t>(1, (cols + lanes - 1) / lanes);
+inline int64_t maxTileRows(int64_t cols, VectorUnit unit) {
+  int64_t perRow = unit.registersFor(cols);
   int64_t rows =
-      std::min<int64_t>(16 / perRow, (vectorRegisters - 1 - perRow) / perRow);
+      std::min<int64_t>(16 / perRow, (unit.registers - 1 - perRow) / perRow);
   return std::max<int64_t>(1, rows);
 }
 
-/// Of the tile widths `cols` (descending), the one whose register tile
-/// for `m` rows holds the most accumulators (`rowsFor(m, width)` rows of
-/// width / lanes registers), the wider on a tie; 0 when no width has rows.
-template <typename RowsFn>
-int64_t widestTile(int64_t m, const int64_t *cols, size_t numCols,
-                   int64_t vectorBits, RowsFn rowsFor) {
-  int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
+/// Of the tile widths `candidates` (descending) that divide `width`, the
+/// one whose register tile for `m` rows holds the most accumulators
+/// (`rowsFor(m, cols)` rows of registersFor(cols) registers; 0 rows: no
+/// tile), the wider on a tie; 0 when no width has a tile.
+inline int64_t
+widestTile(int64_t m, int64_t width, llvm::ArrayRef<int64_t> candidates,
+           VectorUnit unit,
+           llvm::function_ref<int64_t(int64_t, int64_t)> rowsFor) {
   int64_t best = 0, bestRegs = 0;
-  for (size_t i = 0; i < numCols; ++i) {
-    int64_t rows = rowsFor(m, cols[i]);
-    int64_t regs = rows * std::max<int64_t>(1, (cols[i] + lanes - 1) / lanes);
+  for (int64_t cols : candidates) {
+    if (width % cols)
+      continue;
+    int64_t rows = rowsFor(m, cols);
+    int64_t regs = rows * unit.registersFor(cols);
     if (rows > 0 && regs > bestRegs) {
-      best = cols[i];
+      best = cols;
       bestRegs = regs;
     }
   }

@@ -35,6 +35,7 @@ using namespace mlir;
 using namespace tfrt::conv;
 using tfrt::codegen::InitStart;
 using tfrt::codegen::takeChannelInit;
+using tfrt::codegen::VectorUnit;
 
 namespace {
 /// A 1x1 conv with stride 1 and batch 1 whose input is exactly the window
@@ -108,17 +109,12 @@ LogicalResult rewritePointwise(RewriterBase &rewriter, linalg::GenericOp op) {
   return success();
 }
 
-/// The target's vector unit (the pass's vector-bits and vector-registers).
-struct VectorUnit {
-  int64_t bits = 512, registers = 32;
-};
-
 /// Output channels of a register tile `cols` columns wide for `m` of them:
 /// the first of kRegMs (8, 6, 4) within the target's bound (RegisterTile.h)
 /// that divides m; where that bound is below 4 (AVX2 and NEON at 32
 /// columns), 3 or 2. 0 when none divides m.
 int64_t regRows(int64_t m, int64_t cols, VectorUnit unit) {
-  int64_t maxRows = tfrt::codegen::maxTileRows(cols, unit.bits, unit.registers);
+  int64_t maxRows = tfrt::codegen::maxTileRows(cols, unit);
   for (int64_t r : kRegMs)
     if (r <= maxRows && m % r == 0)
       return r;
@@ -135,12 +131,8 @@ int64_t regRows(int64_t m, int64_t cols, VectorUnit unit) {
 /// 16 with 6 rows on AVX2 (32 would take 2). 0 when none has rows.
 int64_t tileColumns(int64_t m, int64_t width, ArrayRef<int64_t> candidates,
                     VectorUnit unit) {
-  SmallVector<int64_t> dividing;
-  for (int64_t c : candidates)
-    if (width % c == 0)
-      dividing.push_back(c);
   return tfrt::codegen::widestTile(
-      m, dividing.data(), dividing.size(), unit.bits,
+      m, width, candidates, unit,
       [&](int64_t rows, int64_t cols) { return regRows(rows, cols, unit); });
 }
 
@@ -372,11 +364,10 @@ LogicalResult vectorizeFlat(RewriterBase &rewriter, linalg::GenericOp op,
 /// NEON 4 x 16, SSE 4 x 8. Channels and columns divide matchStemConv's
 /// (multiples of 8 and 32).
 std::pair<int64_t, int64_t> stemTile(VectorUnit unit) {
-  int64_t lanes = std::max<int64_t>(1, unit.bits / 32);
   std::pair<int64_t, int64_t> best{8, 32};
   int64_t bestRegs = 0;
   for (int64_t sw : {32, 16, 8}) {
-    int64_t perRow = std::max<int64_t>(1, (sw + lanes - 1) / lanes);
+    int64_t perRow = unit.registersFor(sw);
     for (int64_t sr : {8, 4, 2}) {
       int64_t acc = sr * perRow;
       if (acc <= 16 && acc + 3 * perRow + 1 <= unit.registers &&
@@ -574,6 +565,28 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
   return success();
 }
 
+/// Tiles `op` by `sizes` (loops in `interchange` order when given) and
+/// replaces it; returns the tiled generic.
+FailureOr<linalg::GenericOp> tileGeneric(RewriterBase &rewriter,
+                                         linalg::GenericOp op,
+                                         ArrayRef<int64_t> sizes,
+                                         ArrayRef<int64_t> interchange) {
+  scf::SCFTilingOptions opts;
+  opts.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  if (!interchange.empty())
+    opts.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), opts);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  auto tile = dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
+  if (!tile)
+    return failure();
+  return tile;
+}
+
 /// Tiles and vectorizes one conv generic. Shapes the register tile does not
 /// divide are left untouched (today's loop lowering).
 LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
@@ -603,20 +616,12 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
   int64_t cb = channelBlockOf(ranges[kC], rc, rm, ranges[kKH] * ranges[kKW],
                               channelBlock);
   if (rowsOuter && cb < ranges[kC]) {
-    scf::SCFTilingOptions blockOpts;
     SmallVector<int64_t> sizes(kNumLoops, 0);
     sizes[kC] = cb;
-    blockOpts.setTileSizes(
-        getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> blocked = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), blockOpts);
-    if (failed(blocked) || blocked->tiledOps.size() != 1)
+    FailureOr<linalg::GenericOp> blocked = tileGeneric(rewriter, op, sizes, {});
+    if (failed(blocked))
       return failure();
-    rewriter.replaceOp(op, blocked->replacements);
-    op = dyn_cast<linalg::GenericOp>(blocked->tiledOps.front());
-    if (!op)
-      return failure();
+    op = *blocked;
   }
 
   // One level of tiling: the register tile (1, rm, 1, rn, rc, 1, 1), loops
@@ -624,22 +629,14 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
   // rows of one (oh, ow) tile from the cache. On the rows-outer input the
   // channel loop is innermost (n, oh, ow, m, kh, kw, c): each tap sweeps
   // [C, W] rows at one stride; on NCHW input the taps are innermost.
-  scf::SCFTilingOptions opts;
-  opts.setTileSizes(
-      getAsIndexOpFoldResult(rewriter.getContext(), {1, rm, 1, rn, rc, 1, 1}));
-  if (rowsOuter)
-    opts.setInterchange({kN, kOH, kOW, kM, kKH, kKW, kC});
-  else
-    opts.setInterchange({kN, kOH, kOW, kM, kC, kKH, kKW});
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), opts);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
+  SmallVector<int64_t> order =
+      rowsOuter ? SmallVector<int64_t>{kN, kOH, kOW, kM, kKH, kKW, kC}
+                : SmallVector<int64_t>{kN, kOH, kOW, kM, kC, kKH, kKW};
+  FailureOr<linalg::GenericOp> tiled =
+      tileGeneric(rewriter, op, {1, rm, 1, rn, rc, 1, 1}, order);
+  if (failed(tiled))
     return failure();
-  rewriter.replaceOp(op, tiled->replacements);
-  auto tile = dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
-  if (!tile)
-    return failure();
+  linalg::GenericOp tile = *tiled;
 
   // Fold n, oh, kh and kw (all of extent 1 now): oh + kh and ow + kw become
   // plain dims and the tile is out[m, ow] += w[m, c] * in[c, ow]. The
@@ -705,13 +702,13 @@ struct VectorizeConvPass
     });
     if (ops.empty() && stems.empty())
       return;
-    if (vectorBits < 32 || vectorBits % 32 || vectorRegisters < 1) {
+    VectorUnit unit{vectorBits, vectorRegisters};
+    if (!unit.valid()) {
       getOperation().emitError("tfrt-vectorize-conv: vector-bits must be a "
                                "positive multiple of 32 and vector-registers "
                                "positive");
       return signalPassFailure();
     }
-    VectorUnit unit{vectorBits, vectorRegisters};
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : stems)
       (void)vectorizeStem(rewriter, op, *matchStemConv(op), unit);

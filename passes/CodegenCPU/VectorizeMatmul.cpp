@@ -30,6 +30,7 @@ namespace tfrt {
 } // namespace tfrt
 
 using namespace mlir;
+using tfrt::codegen::VectorUnit;
 
 namespace {
 /// Register tile candidates, best first: rows of the left operand broadcast
@@ -47,16 +48,10 @@ constexpr int64_t kPanelColumns = 32;
 /// read from memory once instead of once per block of rows.
 constexpr int64_t kSmallLhsBytes = 32 * 1024;
 
-/// The target's vector unit (the pass's vector-bits and vector-registers).
-struct VectorUnit {
-  int64_t bits = 512, registers = 32;
-  int64_t lanes() const { return std::max<int64_t>(1, bits / 32); }
-};
-
 /// Register rows of an m-row tile `rn` columns wide: the first of kRegMs
 /// within the target's bound (RegisterTile.h) that divides m, else 1.
 int64_t regRows(int64_t m, int64_t rn, VectorUnit unit) {
-  int64_t maxRows = tfrt::codegen::maxTileRows(rn, unit.bits, unit.registers);
+  int64_t maxRows = tfrt::codegen::maxTileRows(rn, unit);
   for (int64_t r : kRegMs)
     if (r <= maxRows && m % r == 0)
       return r;
@@ -68,12 +63,8 @@ int64_t regRows(int64_t m, int64_t rn, VectorUnit unit) {
 /// (RegisterTile.h): 32 on AVX-512, 16 (6 rows) on AVX2. 0 when there is
 /// none.
 int64_t regColumns(int64_t m, int64_t n, VectorUnit unit) {
-  SmallVector<int64_t> dividing;
-  for (int64_t c : kRegNs)
-    if (n % c == 0)
-      dividing.push_back(c);
-  return tfrt::codegen::widestTile(m, dividing.data(), dividing.size(),
-                                   unit.bits, [&](int64_t rows, int64_t cols) {
+  return tfrt::codegen::widestTile(m, n, kRegNs, unit,
+                                   [&](int64_t rows, int64_t cols) {
                                      int64_t r = regRows(rows, cols, unit);
                                      return r >= 2 ? r : 0;
                                    });
@@ -83,7 +74,7 @@ int64_t regColumns(int64_t m, int64_t n, VectorUnit unit) {
 /// rows (AVX-512; m a multiple of 8, as these paths were measured),
 /// otherwise regRows; 0 when m allows no tile of at least 2 rows.
 int64_t packedRows(int64_t m, VectorUnit unit) {
-  if (tfrt::codegen::maxTileRows(kPanelColumns, unit.bits, unit.registers) >= 8)
+  if (tfrt::codegen::maxTileRows(kPanelColumns, unit) >= 8)
     return m % 8 ? 0 : 8;
   int64_t rm = regRows(m, kPanelColumns, unit);
   return rm >= 2 ? rm : 0;
@@ -1068,13 +1059,13 @@ struct VectorizeMatmulPass
     IRRewriter rewriter(&getContext());
     DenseMap<Operation *, Value> packedConstants;
     int64_t fusedEpilogues = 0;
-    if (vectorBits < 32 || vectorBits % 32 || vectorRegisters < 1) {
+    VectorUnit unit{vectorBits, vectorRegisters};
+    if (!unit.valid()) {
       getOperation().emitError("tfrt-vectorize-matmul: vector-bits must be a "
                                "positive multiple of 32 and vector-registers "
                                "positive");
       return signalPassFailure();
     }
-    VectorUnit unit{vectorBits, vectorRegisters};
     for (linalg::MatmulOp op : ops) {
       if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
         continue;

@@ -49,23 +49,6 @@ std::optional<vector::CombiningKind> combinerOf(linalg::GenericOp op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// `a` combined with `b` elementwise (vectors or scalars).
-Value combine(OpBuilder &b, Location loc, vector::CombiningKind kind, Value x,
-              Value y) {
-  switch (kind) {
-  case vector::CombiningKind::MAXIMUMF:
-    return arith::MaximumFOp::create(b, loc, x, y);
-  case vector::CombiningKind::MINIMUMF:
-    return arith::MinimumFOp::create(b, loc, x, y);
-  case vector::CombiningKind::MAXNUMF:
-    return arith::MaxNumFOp::create(b, loc, x, y);
-  case vector::CombiningKind::MINNUMF:
-    return arith::MinNumFOp::create(b, loc, x, y);
-  default:
-    return arith::AddFOp::create(b, loc, x, y);
-  }
-}
-
 /// The identity of `kind`: 0 for sums, -inf for maxima, +inf for minima.
 float identityOf(vector::CombiningKind kind) {
   switch (kind) {
@@ -169,7 +152,8 @@ LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
                 Value v = vector::TransferReadOp::create(
                     b, l, wideType, in, ValueRange{row, col}, zero,
                     ArrayRef<bool>{true});
-                scf::YieldOp::create(b, l, combine(b, l, *kind, accs[0], v));
+                scf::YieldOp::create(
+                    b, l, vector::makeArithReduction(b, l, *kind, accs[0], v));
               });
           parts.push_back(reduceVector(b, l, *kind, colLoop.getResult(0)));
         }
@@ -179,7 +163,7 @@ LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
             Value v = vector::TransferReadOp::create(
                 b, l, vecType, in, ValueRange{row, cst(b, mainEnd + i * lanes)},
                 zero, ArrayRef<bool>{true});
-            acc = acc ? combine(b, l, *kind, acc, v) : v;
+            acc = acc ? vector::makeArithReduction(b, l, *kind, acc, v) : v;
           }
           parts.push_back(reduceVector(b, l, *kind, acc));
         }
@@ -188,9 +172,9 @@ LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
               tensor::ExtractOp::create(b, l, in, ValueRange{row, cst(b, c)}));
         Value all = parts.front();
         for (Value p : ArrayRef<Value>(parts).drop_front())
-          all = combine(b, l, *kind, all, p);
+          all = vector::makeArithReduction(b, l, *kind, all, p);
         Value old = tensor::ExtractOp::create(b, l, iter[0], ValueRange{row});
-        Value res = combine(b, l, *kind, old, all);
+        Value res = vector::makeArithReduction(b, l, *kind, old, all);
         Value next =
             tensor::InsertOp::create(b, l, res, iter[0], ValueRange{row});
         scf::YieldOp::create(b, l, next);

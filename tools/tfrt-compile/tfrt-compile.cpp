@@ -505,14 +505,20 @@ int main(int argc, char **argv) {
   popts.parallelMinTaskCost = std::max<int64_t>(1, parallelMinCostOpt / 16);
   if (*format == tfrt::ModelFormat::Mlir)
     popts.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+  tfrt::TargetOptions topts;
+  topts.triple = targetTriple;
+  topts.cpu = mcpu;
+  topts.features = mattr;
+  topts.optLevel = optLevel;
+  topts.codegenThreads =
+      codegenThreadsOpt
+          ? codegenThreadsOpt
+          : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  topts.splitMinInstructions = codegenSplitMinOpt;
   // The register tiles follow the target's vector registers (--mcpu,
   // --mattr, --target-triple; the host by default).
   if (!cuda && !cudaEmulate) {
-    tfrt::TargetOptions vectorTarget;
-    vectorTarget.triple = targetTriple;
-    vectorTarget.cpu = mcpu;
-    vectorTarget.features = mattr;
-    auto unit = tfrt::targetVectorUnit(vectorTarget);
+    auto unit = tfrt::targetVectorUnit(topts);
     if (!unit)
       return fail(llvm::toString(unit.takeError()));
     popts.vectorBits = unit->bits;
@@ -610,16 +616,6 @@ int main(int argc, char **argv) {
     return writeAll({{mainPath, text}}) ? 0 : 1;
   }
 
-  tfrt::TargetOptions topts;
-  topts.triple = targetTriple;
-  topts.cpu = mcpu;
-  topts.features = mattr;
-  topts.optLevel = optLevel;
-  topts.codegenThreads =
-      codegenThreadsOpt
-          ? codegenThreadsOpt
-          : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
-  topts.splitMinInstructions = codegenSplitMinOpt;
   tfrt::OutputKind kind = emit == "llvm"  ? tfrt::OutputKind::LlvmIr
                           : emit == "asm" ? tfrt::OutputKind::Assembly
                                           : tfrt::OutputKind::Object;
