@@ -539,6 +539,30 @@ llvm::Expected<TargetChoice> chooseTarget(const tfrt::TargetOptions &target) {
   }
   if (!choice.target->hasTargetMachine())
     return makeError("target '" + tripleStr + "' cannot generate code");
+  // A CPU or feature the target does not know is the user's error: LLVM
+  // would only warn, once per target machine, and for some CPUs abort in
+  // code generation (x86-64 without a 64-bit CPU).
+  std::unique_ptr<llvm::MCSubtargetInfo> known(
+      choice.target->createMCSubtargetInfo(choice.triple, "", ""));
+  if (known) {
+    if (!target.cpu.empty() && target.cpu != "native" &&
+        !known->isCPUStringValid(choice.cpu))
+      return makeError("unknown CPU '" + choice.cpu + "' for target '" +
+                       choice.triple.str() + "' (--mcpu)");
+    SmallVector<StringRef> given;
+    StringRef(target.features).split(given, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef f : given) {
+      StringRef name = f.trim();
+      if (name.starts_with("+") || name.starts_with("-"))
+        name = name.drop_front();
+      if (!llvm::any_of(known->getAllProcessorFeatures(),
+                        [&](const llvm::SubtargetFeatureKV &kv) {
+                          return name == kv.Key;
+                        }))
+        return makeError("unknown feature '" + name + "' for target '" +
+                         choice.triple.str() + "' (--mattr)");
+    }
+  }
   choice.optLevel = std::min(target.optLevel, 3u);
   choice.level = choice.optLevel == 0   ? llvm::CodeGenOptLevel::None
                  : choice.optLevel == 1 ? llvm::CodeGenOptLevel::Less
