@@ -10,6 +10,7 @@
 
 #include "compiler/emit/Emit.h"
 #include "compiler/emit/EmitCuda.h"
+#include "compiler/emit/LoopHints.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -650,6 +651,9 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   if (cuda)
     if (auto e = finishCudaModule(*m, name, *cuda))
       return std::move(e);
+  if (target.inlineUnrollLimit > 0)
+    if (llvm::Function *compute = m->getFunction(name + "_compute"))
+      limitUnrolling(*compute, target.inlineUnrollLimit);
   for (llvm::Function &f : m->functions())
     if (!f.isDeclaration()) {
       f.addFnAttr("target-cpu", cpu);

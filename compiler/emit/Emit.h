@@ -56,6 +56,11 @@ struct TargetOptions {
   /// Modules smaller than this many LLVM instructions are compiled whole;
   /// unset: ParallelCodegen's default.
   std::optional<uint64_t> splitMinInstructions;
+  /// Loops of the inline code (the compute function, which runs between
+  /// pool launches) that run more than this many times, or an unknown
+  /// number of times, are kept rolled by LLVM's unroller (LoopHints.h);
+  /// 0: LLVM's unroller decides for every loop.
+  unsigned inlineUnrollLimit = 8;
 };
 
 /// A target's vector registers: their width in bits and how many there are.
