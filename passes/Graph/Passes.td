@@ -62,6 +62,13 @@ def SimplifyGraph : Pass<"tfrt-simplify-graph", "mlir::func::FuncOp"> {
     * Any other `graph.batch_norm` with constant statistics becomes
       `graph.add(graph.mul(x, s), t)` with per-channel constants shaped to
       broadcast along dimension 1 (no square root or division at run time).
+    * `graph.global_average_pool` of a pointwise `graph.conv` (kernel 1 in
+      every spatial dimension, unit strides, no padding) pools the conv's
+      input instead and applies the conv to the pooled [N, C, 1, ...]
+      tensor: the mean of a per-position linear map is the map of the mean.
+      A conv with other users stays; then the pooling moves only when the
+      conv's input has at most as many channels as its output (it then
+      reads no more than before).
     * `graph.transpose` of a constant becomes a constant.
     * `graph.identity` is removed.
 

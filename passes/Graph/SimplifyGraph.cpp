@@ -2,7 +2,8 @@
 //
 // Implements tfrt-simplify-graph: batch normalisation folded into the
 // preceding convolution's weights and bias (or turned into a per-channel
-// scale and shift), transposes of constants folded, identities removed. The
+// scale and shift), global average pooling moved before pointwise
+// convolutions, transposes of constants folded, identities removed. The
 // arithmetic is done in double precision and rounded once to f32.
 //
 //===----------------------------------------------------------------------===//
@@ -146,6 +147,57 @@ bool toScaleShift(BatchNormOp bn, OpBuilder &b) {
   return true;
 }
 
+/// global_average_pool(conv1x1(x, W, b))  ==>  conv1x1(global_average_pool(x),
+/// W, b): a pointwise convolution is linear in each position, so the mean of
+/// its outputs is its output on the mean input. Only for kernels of size 1
+/// in every spatial dimension with unit strides and no padding (any group,
+/// any dilation). When the convolution's output has other users it stays,
+/// and the pooling moves only if it then reads no more than before (the
+/// conv has at least as many output channels as input channels); the
+/// squeeze-excitation blocks of PP-OCRv4 det's neck pool the output of a
+/// 12 -> 96 channel pointwise conv at 160x160 (9.8 MB read) where the
+/// conv's input is 1.2 MB.
+bool poolBeforeConv(GlobalAveragePoolOp pool, OpBuilder &b) {
+  auto conv = pool.getInput().getDefiningOp<ConvOp>();
+  if (!conv)
+    return false;
+  RankedTensorType xType = staticF32(conv.getInput().getType());
+  RankedTensorType cType = staticF32(conv.getType());
+  RankedTensorType wType = staticF32(conv.getWeight().getType());
+  RankedTensorType outType = staticF32(pool.getType());
+  if (!xType || !cType || !wType || !outType || xType.getRank() < 3 ||
+      wType.getRank() != xType.getRank())
+    return false;
+  for (int64_t d = 2; d < wType.getRank(); ++d)
+    if (wType.getDimSize(d) != 1)
+      return false;
+  if (llvm::any_of(conv.getStrides(), [](int64_t s) { return s != 1; }) ||
+      llvm::any_of(conv.getPads(), [](int64_t p) { return p != 0; }))
+    return false;
+  if (!conv->hasOneUse() && xType.getDimSize(1) > cType.getDimSize(1))
+    return false;
+  SmallVector<int64_t> pooledShape(xType.getShape());
+  for (int64_t d = 2; d < xType.getRank(); ++d)
+    pooledShape[d] = 1;
+  b.setInsertionPoint(pool);
+  // Both new ops compute the pooling's value and carry its location (a
+  // profile then charges the convolution's node only for the full-size
+  // convolution).
+  Location loc = pool.getLoc();
+  auto pooledType = RankedTensorType::get(pooledShape, b.getF32Type());
+  Value pooled =
+      GlobalAveragePoolOp::create(b, loc, pooledType, conv.getInput());
+  Value result =
+      ConvOp::create(b, loc, outType, pooled, conv.getWeight(), conv.getBias(),
+                     conv.getStridesAttr(), conv.getPadsAttr(),
+                     conv.getDilationsAttr(), conv.getGroupAttr());
+  pool.getResult().replaceAllUsesWith(result);
+  pool.erase();
+  if (conv->use_empty())
+    conv.erase();
+  return true;
+}
+
 /// transpose(constant)  ==>  constant.
 bool foldTranspose(TransposeOp op, OpBuilder &b) {
   DenseElementsAttr attr;
@@ -196,7 +248,7 @@ struct SimplifyGraphPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<BatchNormOp, TransposeOp, IdentityOp>(op))
+      if (isa<BatchNormOp, TransposeOp, IdentityOp, GlobalAveragePoolOp>(op))
         ops.push_back(op);
     });
     OpBuilder b(&getContext());
@@ -204,6 +256,8 @@ struct SimplifyGraphPass
       if (auto bn = dyn_cast<BatchNormOp>(op)) {
         if (!foldIntoConv(bn, b))
           (void)toScaleShift(bn, b);
+      } else if (auto pool = dyn_cast<GlobalAveragePoolOp>(op)) {
+        (void)poolBeforeConv(pool, b);
       } else if (auto t = dyn_cast<TransposeOp>(op)) {
         (void)foldTranspose(t, b);
       } else if (auto id = dyn_cast<IdentityOp>(op)) {

@@ -170,6 +170,21 @@ def epilogue_cases(rng):
         [const("wt", [32, 24, 2, 2]), const("bt", [24]),
          const("s", [1, 24, 1, 1]), const("o", [24, 1, 1]),
          const("wt2", [24, 1, 2, 2])])
+    # PP-OCRv4 det's squeeze-excitation after a pointwise conv:
+    # tfrt-simplify-graph pools the conv's input and convolves the pooled
+    # vector (GAP(conv1x1(x)) = conv1x1(GAP(x))).
+    cases["pw_se_hsigmoid_residual_12to96_40x40"] = (
+        [conv("x", "w", None, "c"),
+         helper.make_node("GlobalAveragePool", ["c"], ["p"]),
+         conv("p", "w1", "b1", "q"),
+         helper.make_node("Relu", ["q"], ["r"]),
+         conv("r", "w2", "b2", "u"),
+         helper.make_node("HardSigmoid", ["u"], ["s"], alpha=0.2, beta=0.5),
+         helper.make_node("Mul", ["c", "s"], ["cs"]),
+         helper.make_node("Add", ["c", "cs"], ["y"])],
+        {"x": [1, 12, 40, 40]}, [1, 96, 40, 40],
+        [const("w", [96, 12, 1, 1]), const("w1", [24, 96, 1, 1]),
+         const("b1", [24]), const("w2", [96, 24, 1, 1]), const("b2", [96])])
     cases["matmul_row_scale_relu_256x128x512"] = (
         [helper.make_node("MatMul", ["x", "w"], ["m"]),
          helper.make_node("Mul", ["m", "r"], ["mr"]),

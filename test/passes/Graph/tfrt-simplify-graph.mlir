@@ -92,3 +92,61 @@ func.func @transpose_identity(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
   %y = graph.matmul %x, %i : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
   return %y : tensor<4x2xf32>
 }
+
+// -----
+
+// Global average pooling of a pointwise conv pools the conv's input (12
+// channels) and convolves the pooled tensor; the full-size conv stays for
+// its other user (the squeeze-excitation scale).
+// CHECK-LABEL: func.func @pool_before_conv
+// CHECK: %[[C:.*]] = graph.conv %arg0, %[[W:.*]] {{{.*}}} : (tensor<1x12x8x8xf32>, tensor<96x12x1x1xf32>) -> tensor<1x96x8x8xf32>
+// CHECK: %[[P:.*]] = graph.global_average_pool %arg0 : (tensor<1x12x8x8xf32>) -> tensor<1x12x1x1xf32>
+// CHECK: %[[S:.*]] = graph.conv %[[P]], %[[W]] {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x12x1x1xf32>, tensor<96x12x1x1xf32>) -> tensor<1x96x1x1xf32>
+// CHECK: graph.mul %[[C]], %[[S]]
+func.func @pool_before_conv(%x: tensor<1x12x8x8xf32>) -> tensor<1x96x8x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<96x12x1x1xf32>
+  %c = graph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x12x8x8xf32>, tensor<96x12x1x1xf32>) -> tensor<1x96x8x8xf32>
+  %p = graph.global_average_pool %c : (tensor<1x96x8x8xf32>) -> tensor<1x96x1x1xf32>
+  %y = graph.mul %c, %p : (tensor<1x96x8x8xf32>, tensor<1x96x1x1xf32>) -> tensor<1x96x8x8xf32>
+  return %y : tensor<1x96x8x8xf32>
+}
+
+// -----
+
+// The pooling's only user: the full-size conv (bias, groups, dilation)
+// disappears.
+// CHECK-LABEL: func.func @pool_only_user
+// CHECK: %[[P:.*]] = graph.global_average_pool %arg0 : (tensor<1x8x5x7xf32>) -> tensor<1x8x1x1xf32>
+// CHECK: %[[S:.*]] = graph.conv %[[P]], %{{.*}}, %{{.*}} {dilations = array<i64: 2, 2>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x1x1xf32>, tensor<4x4x1x1xf32>, tensor<4xf32>) -> tensor<1x4x1x1xf32>
+// CHECK-NOT: graph.conv
+// CHECK: return %[[S]]
+func.func @pool_only_user(%x: tensor<1x8x5x7xf32>) -> tensor<1x4x1x1xf32> {
+  %w = graph.constant dense<0.25> : tensor<4x4x1x1xf32>
+  %b = graph.constant dense<1.0> : tensor<4xf32>
+  %c = graph.conv %x, %w, %b {dilations = array<i64: 2, 2>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x5x7xf32>, tensor<4x4x1x1xf32>, tensor<4xf32>) -> tensor<1x4x5x7xf32>
+  %p = graph.global_average_pool %c : (tensor<1x4x5x7xf32>) -> tensor<1x4x1x1xf32>
+  return %p : tensor<1x4x1x1xf32>
+}
+
+// -----
+
+// Not moved: a 3x3 kernel (padding borders), a strided pointwise conv (it
+// skips positions), a padded one, and a shared conv with more input than
+// output channels (the pooling would read more).
+// CHECK-LABEL: func.func @pool_stays
+// CHECK-NOT: graph.global_average_pool %arg0
+// CHECK: return
+func.func @pool_stays(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32>, tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32>) {
+  %w3 = graph.constant dense<0.5> : tensor<4x4x3x3xf32>
+  %w1 = graph.constant dense<0.5> : tensor<4x4x1x1xf32>
+  %w2 = graph.constant dense<0.5> : tensor<2x4x1x1xf32>
+  %a = graph.conv %x, %w3 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %pa = graph.global_average_pool %a : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+  %b = graph.conv %x, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %pb = graph.global_average_pool %b : (tensor<1x4x4x4xf32>) -> tensor<1x4x1x1xf32>
+  %c = graph.conv %x, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x10x10xf32>
+  %pc = graph.global_average_pool %c : (tensor<1x4x10x10xf32>) -> tensor<1x4x1x1xf32>
+  %d = graph.conv %x, %w2 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<2x4x1x1xf32>) -> tensor<1x2x8x8xf32>
+  %pd = graph.global_average_pool %d : (tensor<1x2x8x8xf32>) -> tensor<1x2x1x1xf32>
+  return %pa, %pb, %pc, %d, %pd : tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32>, tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32>
+}
