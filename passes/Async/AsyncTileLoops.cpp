@@ -13,6 +13,8 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <numeric>
+
 namespace tfrt {
 #define GEN_PASS_DEF_ASYNCTILELOOPS
 #include "passes/Async/Passes.h.inc"
@@ -73,6 +75,31 @@ bool isConvTransposeGeneric(linalg::LinalgOp op) {
          AffineMap::get(7, 0, {d(0), d(1), d(2), d(3), d(5), d(6)}, ctx);
 }
 
+/// The multiple that chunks of loop `dim` must be for `op` to read its
+/// operands correctly after tiling: tiled ops keep their indexing maps on
+/// slice-relative indices, which for `d floordiv f` (a nearest-neighbour
+/// upsampling fused into an elementwise op) or `d mod f` is right only when
+/// the chunk starts at a multiple of f.
+int64_t chunkAlignment(linalg::LinalgOp op, unsigned dim) {
+  int64_t align = 1;
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr e) {
+        auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+        if (!bin ||
+            (bin.getKind() != AffineExprKind::FloorDiv &&
+             bin.getKind() != AffineExprKind::CeilDiv &&
+             bin.getKind() != AffineExprKind::Mod) ||
+            !bin.getLHS().isFunctionOfDim(dim))
+          return;
+        auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        // A symbolic divisor: no chunk size is known to be safe.
+        int64_t f = c && c.getValue() > 0 ? c.getValue() : 0;
+        align = f ? std::lcm(align, f) : 0;
+      });
+  return align;
+}
+
 /// Picks the loop and tile size for `op`, if splitting pays.
 std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
                                  int64_t minChunkCost, int64_t maxChunks,
@@ -120,11 +147,16 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
     if (matmul && d > 1)
       break; // only M or N keeps the register tiling intact
     int64_t range = ranges[d];
+    int64_t align = chunkAlignment(op, d);
+    if (align == 0)
+      continue;
     // The most chunks <= wanted that divide the range evenly.
     for (int64_t chunks = std::min(wanted, range); chunks >= 2; --chunks) {
       if (range % chunks)
         continue;
       int64_t tile = range / chunks;
+      if (tile % align)
+        continue;
       // Whole register tiles, and enough rows to keep the cache tiling; N
       // (when M cannot split) in whole 32-column register tiles.
       if (matmul && d == 0 &&
@@ -157,7 +189,9 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
 /// splits along with it (`epilogues`): the only user of `op`'s result, an
 /// all-parallel generic in the same block with one result of the same type,
 /// as many loops as the result has dimensions, and identity maps on that
-/// result and on its own init. tfrt-vectorize-matmul (-depthwise) can then
+/// result and on its own init (after a 1x1 conv also one that
+/// writes the [N, OH, M, OW] rows-outer input of a windowed conv through
+/// (d0, d2, d1, d3)). tfrt-vectorize-matmul (-depthwise) can then
 /// apply it to the register tiles of each chunk before they are stored.
 linalg::GenericOp epilogueConsumer(linalg::LinalgOp op) {
   bool direct = isa<linalg::MatmulOp, linalg::DepthwiseConv2DNchwChwOp>(
@@ -174,11 +208,25 @@ linalg::GenericOp epilogueConsumer(linalg::LinalgOp op) {
   if (!consumer || consumer->getBlock() != op->getBlock() ||
       !consumer.hasPureTensorSemantics() || consumer.getNumDpsInits() != 1 ||
       consumer->getNumResults() != 1 ||
-      consumer->getResult(0).getType() != type ||
       consumer.getNumLoops() != (unsigned)type.getRank() ||
-      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
-      !consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0))
-           .isIdentity())
+      consumer.getNumParallelLoops() != consumer.getNumLoops())
+    return {};
+  // The consumer writes the result's shape through the identity, or (a 1x1
+  // conv's [1, M, H, W]) the [1, H, M, W] rows-outer input of a following
+  // windowed conv through (d0, d2, d1, d3).
+  AffineMap init =
+      consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0));
+  auto resultType =
+      dyn_cast<RankedTensorType>(consumer->getResult(0).getType());
+  bool same = resultType == type && init.isIdentity();
+  bool transposed =
+      !direct && resultType && type.getRank() == 4 &&
+      init == AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1, 3},
+                                           op.getContext()) &&
+      resultType.getShape() ==
+          ArrayRef<int64_t>{type.getDimSize(0), type.getDimSize(2),
+                            type.getDimSize(1), type.getDimSize(3)};
+  if (!same && !transposed)
     return {};
   // Each result dimension one of the producer's loops (a depthwise conv's
   // loops run (n, oh, ow, c, kh, kw)).
@@ -400,6 +448,10 @@ struct AsyncTileLoopsPass
     std::optional<unsigned> dim =
         out.getResultPosition(getAffineDimExpr(split->dim, op.getContext()));
     if (!dim)
+      return false;
+    // The consumer's own maps (an upsampled input) may need aligned chunks.
+    int64_t align = chunkAlignment(consumer, *dim);
+    if (align == 0 || split->tile % align)
       return false;
     SmallVector<OpFoldResult> sizes(consumer.getNumLoops(),
                                     rewriter.getIndexAttr(0));

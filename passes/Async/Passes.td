@@ -23,7 +23,11 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     first parallel loop whose range has a divisor giving at least two chunks
     of at least `min-chunk-cost` each; the chunks (at most `max-chunks`, the
     tile size always divides the range so that every chunk has the same
-    static shape) become the iterations of an `scf.forall`. Cheaper ops, and
+    static shape, and is a multiple of every `f` in a `d floordiv f`,
+    `d ceildiv f` or `d mod f` of the loop's dimension in the op's maps,
+    such as a nearest-neighbour upsampling fused into an elementwise op,
+    because the chunks keep the maps on slice-relative indices) become the
+    iterations of an `scf.forall`. Cheaper ops, and
     whole small models, stay sequential: dispatching a chunk to another
     thread costs a few microseconds. A `linalg.matmul` is split along M into
     chunks of a multiple of 8 rows (at least 32 rows, or half of M) so that
@@ -47,7 +51,10 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     With `epilogues` (default on), the elementwise consumer of a matmul, a
     1x1 conv, a depthwise conv or a ConvTranspose (its result's only user: an all-parallel `linalg.generic` that
     reads it and writes its own init through identity maps, such as a
-    folded BatchNorm's activation) is split the way the producer would be,
+    folded BatchNorm's activation; after a 1x1 conv also one
+    that writes the `[N, OH, M, OW]` rows-outer input of a following
+    windowed conv through `(d0, d2, d1, d3)`) is split the way the producer
+    would be (when the chunks suit the consumer's maps too),
     and the producer, with the fill or bias broadcast of its init, is
     computed inside each chunk (`scf::tileConsumerAndFuseProducersUsingSCF`):
     tfrt-vectorize-matmul, -depthwise and -conv-transpose can then apply

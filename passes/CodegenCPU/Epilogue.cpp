@@ -95,6 +95,64 @@ bool vectorizable(Operation &op) {
 
 } // namespace
 
+/// The factors (f, g) when `map` reads `t` ([1, M, H / f, W / g]) as the
+/// nearest-neighbour upsampling of it to the consumer's [1, M, H, W]:
+/// (0 or d0, d1, d2 floordiv f, d3 floordiv g), not both factors 1.
+/// Whether `initMap` writes the consumer's [1, M, H, W] iteration space
+/// into `resultType` = [1, H, M, W] through (d0, d2, d1, d3).
+static bool isTransposedImage(AffineMap initMap, Type resultType,
+                              RankedTensorType type) {
+  auto r = dyn_cast<RankedTensorType>(resultType);
+  if (!r || type.getRank() != 4 || r.getRank() != 4 ||
+      r.getElementType() != type.getElementType())
+    return false;
+  if (initMap != AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1, 3},
+                                              initMap.getContext()))
+    return false;
+  return r.getDimSize(0) == type.getDimSize(0) &&
+         r.getDimSize(1) == type.getDimSize(2) &&
+         r.getDimSize(2) == type.getDimSize(1) &&
+         r.getDimSize(3) == type.getDimSize(3);
+}
+
+static std::optional<std::pair<int64_t, int64_t>>
+upsampling(AffineMap map, RankedTensorType t, RankedTensorType type) {
+  if (type.getRank() != 4 || map.getNumResults() != 4 ||
+      map.getNumDims() != 4 || t.getDimSize(0) != 1 ||
+      t.getDimSize(1) != type.getDimSize(1))
+    return std::nullopt;
+  auto isDim = [](AffineExpr e, unsigned d) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    return dim && dim.getPosition() == d;
+  };
+  AffineExpr r0 = map.getResult(0);
+  auto c0 = dyn_cast<AffineConstantExpr>(r0);
+  if (!isDim(r0, 0) && !(c0 && c0.getValue() == 0))
+    return std::nullopt;
+  if (!isDim(map.getResult(1), 1))
+    return std::nullopt;
+  int64_t factors[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    AffineExpr r = map.getResult(2 + i);
+    factors[i] = 1;
+    if (!isDim(r, 2 + i)) {
+      auto bin = dyn_cast<AffineBinaryOpExpr>(r);
+      if (!bin || bin.getKind() != AffineExprKind::FloorDiv ||
+          !isDim(bin.getLHS(), 2 + i))
+        return std::nullopt;
+      auto f = dyn_cast<AffineConstantExpr>(bin.getRHS());
+      if (!f || f.getValue() < 1)
+        return std::nullopt;
+      factors[i] = f.getValue();
+    }
+    if (t.getDimSize(2 + i) * factors[i] != type.getDimSize(2 + i))
+      return std::nullopt;
+  }
+  if (factors[0] == 1 && factors[1] == 1)
+    return std::nullopt;
+  return std::make_pair(factors[0], factors[1]);
+}
+
 std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
                                                   int64_t tileColumns) {
   Operation *producer = product.getDefiningOp();
@@ -117,11 +175,17 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
   auto type = cast<RankedTensorType>(v.getType());
   if (!g || g->getBlock() != producer->getBlock() ||
       !g.hasPureTensorSemantics() || g.getNumDpsInits() != 1 ||
-      g->getNumResults() != 1 || g->getResult(0).getType() != type ||
-      g.getNumLoops() != (unsigned)type.getRank() ||
-      g.getNumParallelLoops() != g.getNumLoops() ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+      g->getNumResults() != 1 || g.getNumLoops() != (unsigned)type.getRank() ||
+      g.getNumParallelLoops() != g.getNumLoops())
     return std::nullopt;
+  AffineMap initMap = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+  if (g->getResult(0).getType() == type && initMap.isIdentity()) {
+    // The usual case.
+  } else if (isTransposedImage(initMap, g->getResult(0).getType(), type)) {
+    e.transposedDest = true;
+  } else {
+    return std::nullopt;
+  }
   Block *body = g.getBody();
   if (!g.getMatchingBlockArgument(g.getDpsInitOperand(0)).use_empty())
     return std::nullopt;
@@ -143,8 +207,10 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
 
   unsigned rank = type.getRank(), rowDim = rank == 2 ? 0 : 1;
   bool wholeInputs = false;
+  int64_t upsampleColumns = 1;
   for (OpOperand *in : g.getDpsInputOperands()) {
     AffineMap map = g.getMatchingIndexingMap(in);
+    e.upsample.push_back({1, 1});
     if (in->get() == v) {
       if (!map.isIdentity())
         return std::nullopt;
@@ -157,6 +223,13 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
     if (map.isIdentity() && t == type) {
       e.inputs.push_back(Epilogue::Input::Whole);
       wholeInputs = true;
+      continue;
+    }
+    if (std::optional<std::pair<int64_t, int64_t>> f =
+            upsampling(map, t, type)) {
+      e.inputs.push_back(Epilogue::Input::Upsampled);
+      e.upsample.back() = *f;
+      upsampleColumns = std::lcm(upsampleColumns, f->second);
       continue;
     }
     bool perRow = false;
@@ -207,6 +280,15 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
   } else if (rank != 2 || e.expand) {
     return std::nullopt;
   }
+  // A transposed destination is written a tile at a time within one row.
+  if (e.transposedDest && e.indexing != Epilogue::Indexing::Image)
+    return std::nullopt;
+  // An upsampled input is read for a tile as rows of tileColumns / g
+  // elements, each repeated g times: the tile must lie within one row.
+  if (llvm::is_contained(e.inputs, Epilogue::Input::Upsampled) &&
+      (e.indexing != Epilogue::Indexing::Image ||
+       tileColumns % upsampleColumns != 0))
+    return std::nullopt;
   e.generic = g;
   return e;
 }
@@ -239,6 +321,9 @@ tfrt::EpilogueOperands tfrt::prepareEpilogue(OpBuilder &b, Location loc,
       break;
     case Epilogue::Input::Whole:
       ops.inputs.push_back(view(t));
+      break;
+    case Epilogue::Input::Upsampled:
+      ops.inputs.push_back(t);
       break;
     }
   }
@@ -318,7 +403,8 @@ tileInputs(OpBuilder &b, Location loc, const tfrt::Epilogue &e,
            const tfrt::EpilogueOperands &operands, Value acc, unsigned rowDim,
            Value row,
            function_ref<Value(unsigned, ArrayRef<Value>, unsigned)> perRow,
-           function_ref<Value(Value)> whole) {
+           function_ref<Value(Value)> whole,
+           function_ref<Value(unsigned)> upsampled = nullptr) {
   auto accType = cast<VectorType>(acc.getType());
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   linalg::GenericOp g = e.generic;
@@ -347,6 +433,10 @@ tileInputs(OpBuilder &b, Location loc, const tfrt::Epilogue &e,
     }
     case tfrt::Epilogue::Input::Whole:
       inputs.push_back(whole(t));
+      break;
+    case tfrt::Epilogue::Input::Upsampled:
+      // matchEpilogue admits these with Image indexing only.
+      inputs.push_back(upsampled ? upsampled(i) : Value());
       break;
     }
   }
@@ -394,8 +484,42 @@ Value tfrt::applyEpilogue(OpBuilder &b, Location loc, const Epilogue &e,
       [&](Value t) -> Value {
         return vector::TransferReadOp::create(
             b, loc, accType, t, at, zero, tileMap, ArrayRef<bool>{true, true});
+      },
+      [&](unsigned i) -> Value {
+        // Rows of rn / g input elements at (h / f, w / g), each element
+        // broadcast g times along a trailing dimension; the shape cast
+        // then lays the copies side by side.
+        auto [f, g] = e.upsample[i];
+        int64_t rm = accType.getDimSize(0), rn = accType.getDimSize(1);
+        auto divide = [&](Value x, int64_t by) -> Value {
+          if (by == 1)
+            return x;
+          return arith::DivUIOp::create(
+              b, loc, x, arith::ConstantIndexOp::create(b, loc, by));
+        };
+        SmallVector<Value> idx = {c0, row, divide(at[2], f), divide(at[3], g)};
+        auto readType =
+            VectorType::get({rm, rn / g, g}, accType.getElementType());
+        AffineMap map =
+            AffineMap::get(4, 0,
+                           {getAffineDimExpr(1, ctx), getAffineDimExpr(3, ctx),
+                            getAffineConstantExpr(0, ctx)},
+                           ctx);
+        Value read = vector::TransferReadOp::create(
+            b, loc, readType, operands.inputs[i], idx, zero, map,
+            ArrayRef<bool>{true, true, true});
+        return vector::ShapeCastOp::create(b, loc, accType, read);
       });
   Value result = runBody(b, loc, g, inputs, accType);
+  if (e.transposedDest) {
+    // [1, H, M, W]: the tile's rows are channels at one h.
+    AffineMap destMap = AffineMap::get(
+        4, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)}, ctx);
+    return vector::TransferWriteOp::create(b, loc, result, dest,
+                                           ValueRange{c0, at[2], row, at[3]},
+                                           destMap, ArrayRef<bool>{true, true})
+        .getResult();
+  }
   if (e.indexing != Epilogue::Indexing::ImageSplit)
     return vector::TransferWriteOp::create(b, loc, result, dest, at, tileMap,
                                            ArrayRef<bool>{true, true})

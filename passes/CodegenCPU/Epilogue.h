@@ -43,8 +43,11 @@ struct Epilogue {
     /// are per channel (dimension 1).
     Direct,
   };
-  /// How one input of the consumer is read for a tile.
-  enum class Input { Product, Scalar, PerRow, Whole };
+  /// How one input of the consumer is read for a tile. Upsampled: a
+  /// [1, M, H / f, W / g] tensor read through (0, m, h floordiv f,
+  /// w floordiv g), a nearest-neighbour upsampling that elementwise fusion
+  /// moved into the consumer (Image indexing only).
+  enum class Input { Product, Scalar, PerRow, Whole, Upsampled };
 
   mlir::linalg::GenericOp generic;
   /// The expand of the product into the consumer's [1, M, H, W] shape.
@@ -52,6 +55,12 @@ struct Epilogue {
   Indexing indexing = Indexing::Rows;
   int64_t width = 0;
   llvm::SmallVector<Input> inputs;
+  /// Per input: the factors (f, g) of an Upsampled one, else (1, 1).
+  llvm::SmallVector<std::pair<int64_t, int64_t>> upsample;
+  /// The consumer writes [1, H, M, W] through (d0, d2, d1, d3) (the rows-
+  /// outer input of a following windowed convolution, tfrt-pad-in-place):
+  /// Image indexing, each tile written at (0, h, row, w).
+  bool transposedDest = false;
 };
 
 /// The consumer of `product` (the [M, N] result of a matmul, or the
@@ -60,12 +69,15 @@ struct Epilogue {
 /// columns: the
 /// only user of the product (or of its expand into [1, M, H, W]), in the
 /// same block, an all-parallel `linalg.generic` with identity maps on the
-/// product and on its init, that does not read its init, whose body is
+/// product and on its init (or, for [1, M, H, W], the map (d0, d2, d1, d3)
+/// onto a [1, H, M, W] init with Image indexing), that does not read its
+/// init, whose body is
 /// elementwise arith/math on f32 (and i1), and whose other inputs are f32
 /// scalars (all-constant maps), per-row values (a map that yields the row
 /// dimension, the channels of a 4-D consumer, and otherwise zeros or the
-/// unit batch dimension) or tensors of the consumer's shape read through
-/// the identity.
+/// unit batch dimension), tensors of the consumer's shape read through
+/// the identity, or (Image indexing, `tileColumns` a multiple of g)
+/// nearest-neighbour upsamplings (Input::Upsampled).
 std::optional<Epilogue> matchEpilogue(mlir::Value product, int64_t tileColumns);
 
 /// The values a tile's epilogue reads and writes, prepared once at the

@@ -165,13 +165,19 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     elementwise `linalg.generic` in the same block (tfrt-async-tile-loops
     splits it along with the conv) that reads the product and writes its
     own init through identity maps without reading that init, whose other
-    inputs are scalars, per-row (per-channel) values or tensors of its own
-    shape, and whose body is arith/math on scalars, the body runs on each
+    inputs are scalars, per-row (per-channel) values, tensors of its own
+    shape or, on a [1, M, H, W] product whose W is a multiple of the tile's
+    columns, nearest-neighbour upsamplings read through
+    `(d0, d1, d2 floordiv f, d3 floordiv g)` (each tile row reads
+    columns / g elements, each repeated g times by a broadcast and a shape
+    cast), and whose body is arith/math on scalars, the body runs on each
     accumulator tile before it is stored (a division by a constant as a
     multiplication by its reciprocal; `contract` fast-math flags so that
     LLVM may form FMAs) and the tile goes straight into the consumer's
     destination, which replaces the consumer: at (row, col / W, col % W)
-    when W is a multiple of the tile's columns; otherwise through
+    when W is a multiple of the tile's columns (a consumer that writes the
+    [1, H, M, W] rows-outer input of a following windowed conv through
+    `(d0, d2, d1, d3)`, at (0, col / W, row, col % W)); otherwise through
     [M, H*W] views when the destination's planes are contiguous; otherwise
     (the interior of a padded tensor, no inputs of the output's shape) with
     an `scf.index_switch` on the tile's start column whose cases write the
@@ -621,8 +627,14 @@ def FuseElementwise : Pass<"tfrt-fuse-elementwise", "mlir::func::FuncOp"> {
     swish, the SE scale of the previous layer) would be evaluated once per
     multiply-accumulate instead of once per element; it also keeps the
     contraction's body `out + in * w` that the vectorizing passes match.
-    Fusion into elementwise ops and into reductions that read each element
-    once (softmax, layer norm) is unchanged.
+    Nor is a producer that computes something (not only a broadcast or a
+    copy) folded into an elementwise op of at least 65536 iterations that
+    reads it through such a map: a per-channel hard sigmoid (a
+    squeeze-excitation scale) would run once per element of the feature
+    map instead of once per channel. Below that size the separate small
+    loop costs more than the recomputation (PP-OCR cls ran 4% slower).
+    Fusion into elementwise ops otherwise, and into reductions that read
+    each element once (softmax, layer norm), is unchanged.
 
     Before: a hard-swish generic feeding a 1x1 convolution generic.
     After: both stay; the convolution's body remains a multiply-add.

@@ -69,6 +69,12 @@ def SimplifyGraph : Pass<"tfrt-simplify-graph", "mlir::func::FuncOp"> {
       A conv with other users stays; then the pooling moves only when the
       conv's input has at most as many channels as its output (it then
       reads no more than before).
+    * `graph.add(c, graph.mul(c, s))` (in either operand order), where s
+      has fewer elements than c (a broadcast scale such as a
+      squeeze-excitation output) and the product has no other user,
+      becomes `graph.mul(c, graph.add(s, 1))` with the sum on s's shape:
+      c then has one user less, so that the op producing it can take the
+      rest as its epilogue (about one rounding of difference).
     * `graph.transpose` of a constant becomes a constant.
     * `graph.identity` is removed.
 

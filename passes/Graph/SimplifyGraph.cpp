@@ -198,6 +198,47 @@ bool poolBeforeConv(GlobalAveragePoolOp pool, OpBuilder &b) {
   return true;
 }
 
+/// add(c, mul(c, s))  ==>  mul(c, add(s, 1)) when s is smaller than c (a
+/// broadcast scale, such as the output of a squeeze-excitation block) and
+/// the product has no other user: c then has one user less, so that the
+/// convolution producing it can take the rest as its epilogue (PP-OCRv4
+/// det's neck computes c + c * hardsigmoid(se(c))). The sum 1 + s is
+/// computed on s's shape; the result differs from the original by about
+/// one rounding.
+bool factorScaledSum(AddOp add, OpBuilder &b) {
+  RankedTensorType type = staticF32(add.getType());
+  if (!type)
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    Value c = add->getOperand(i);
+    auto mul = add->getOperand(1 - i).getDefiningOp<MulOp>();
+    if (!mul || !mul->hasOneUse() || c.getType() != type ||
+        mul.getType() != type)
+      continue;
+    for (unsigned j = 0; j < 2; ++j) {
+      if (mul->getOperand(j) != c)
+        continue;
+      Value scale = mul->getOperand(1 - j);
+      RankedTensorType sType = staticF32(scale.getType());
+      if (!sType || sType.getNumElements() >= type.getNumElements())
+        continue;
+      b.setInsertionPoint(add);
+      Location loc = add.getLoc();
+      auto scalar = RankedTensorType::get({}, b.getF32Type());
+      Value one = ConstantOp::create(b, loc, scalar,
+                                     DenseElementsAttr::get(scalar, 1.0f));
+      Value shifted = AddOp::create(b, loc, sType, scale, one);
+      Value result = MulOp::create(b, b.getFusedLoc({mul.getLoc(), loc}), type,
+                                   c, shifted);
+      add.getResult().replaceAllUsesWith(result);
+      add.erase();
+      mul.erase();
+      return true;
+    }
+  }
+  return false;
+}
+
 /// transpose(constant)  ==>  constant.
 bool foldTranspose(TransposeOp op, OpBuilder &b) {
   DenseElementsAttr attr;
@@ -248,7 +289,8 @@ struct SimplifyGraphPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<BatchNormOp, TransposeOp, IdentityOp, GlobalAveragePoolOp>(op))
+      if (isa<BatchNormOp, TransposeOp, IdentityOp, GlobalAveragePoolOp, AddOp>(
+              op))
         ops.push_back(op);
     });
     OpBuilder b(&getContext());
@@ -256,6 +298,8 @@ struct SimplifyGraphPass
       if (auto bn = dyn_cast<BatchNormOp>(op)) {
         if (!foldIntoConv(bn, b))
           (void)toScaleShift(bn, b);
+      } else if (auto add = dyn_cast<AddOp>(op)) {
+        (void)factorScaledSum(add, b);
       } else if (auto pool = dyn_cast<GlobalAveragePoolOp>(op)) {
         (void)poolBeforeConv(pool, b);
       } else if (auto t = dyn_cast<TransposeOp>(op)) {

@@ -164,3 +164,47 @@ func.func @conv_transpose_relu(%x: tensor<1x16x32x32xf32>, %w: tensor<16x4x2x2xf
   } -> tensor<1x4x64x64xf32>
   return %y : tensor<1x4x64x64xf32>
 }
+
+// -----
+
+// The consumer of a 1x1 conv writes the [1, H, M, W] (rows-outer) input of
+// a following windowed conv through (d0, d2, d1, d3) and adds a
+// nearest-neighbour upsampling (d2 floordiv 2, d3 floordiv 2) of a smaller
+// map: it still splits along the conv's output channels, each chunk
+// writing its channels of every row, and reads the matching channels of
+// the small map.
+// CHECK-LABEL: func.func @conv_upsample_transposed
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (32) step (16) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<1x16x32x16xf32>)
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x16x16xf32>)
+// CHECK: %[[U:.*]] = tensor.extract_slice %arg2[0, %[[I]], 0, 0] [1, 16, 8, 8]
+// CHECK: %[[OS:.*]] = tensor.extract_slice %[[O]][0, 0, %[[I]], 0] [1, 16, 16, 16]
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[U]] : tensor<1x16x16x16xf32>, tensor<1x16x8x8xf32>) outs(%[[OS]] : tensor<1x16x16x16xf32>)
+// CHECK: tensor.parallel_insert_slice %[[R]] into %[[O]][0, 0, %[[I]], 0] [1, 16, 16, 16]
+// CHECK-NOT: scf.forall (
+// OFF-LABEL: func.func @conv_upsample_transposed
+// OFF: scf.forall
+// OFF: scf.forall
+#in3 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w3 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#out3 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+#id43 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#up3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3 floordiv 2)>
+#tr3 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+func.func @conv_upsample_transposed(%x: tensor<1x16x16x16xf32>, %w: tensor<32x16x1x1xf32>, %lo: tensor<1x32x8x8xf32>) -> tensor<1x16x32x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %c = linalg.generic {indexing_maps = [#in3, #w3, #out3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x16x16x16xf32>, tensor<32x16x1x1xf32>) outs(%f : tensor<1x32x16x16xf32>) {
+  ^bb0(%i: f32, %k: f32, %o: f32):
+    %p = arith.mulf %i, %k : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x16x16xf32>
+  %et = tensor.empty() : tensor<1x16x32x16xf32>
+  %r = linalg.generic {indexing_maps = [#id43, #up3, #tr3], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %lo : tensor<1x32x16x16xf32>, tensor<1x32x8x8xf32>) outs(%et : tensor<1x16x32x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %y = arith.addf %a, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<1x16x32x16xf32>
+  return %r : tensor<1x16x32x16xf32>
+}

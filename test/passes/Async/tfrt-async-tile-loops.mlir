@@ -208,3 +208,27 @@ func.func @conv_narrow_rows(%x: tensor<1x8x34x42xf32>, %w: tensor<16x8x3x3xf32>,
   } -> tensor<1x16x32x40xf32>
   return %r : tensor<1x16x32x40xf32>
 }
+
+// -----
+
+// A nearest-neighbour upsampling fused into an elementwise op reads its
+// input through d2 floordiv 3; chunks keep their maps on slice-relative
+// indices, so they must start at multiples of 3 rows: 2 chunks of 3 rows,
+// not 6 of one.
+// CHECK-LABEL: func.func @upsample_alignment
+// CHECK: scf.forall (%[[J:.*]]) = (0) to (6) step (3)
+// CHECK: tensor.extract_slice %arg0[0, 0, %{{.*}}, 0] [1, 1, 1, 2048]
+// CHECK-NOT: scf.forall (
+// MANY-LABEL: func.func @upsample_alignment
+// MANY: scf.forall (%{{.*}}) = (0) to (6) step (3)
+#id4u = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#upu = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 3, d3)>
+func.func @upsample_alignment(%lo: tensor<1x1x2x2048xf32>, %x: tensor<1x1x6x2048xf32>) -> tensor<1x1x6x2048xf32> {
+  %e = tensor.empty() : tensor<1x1x6x2048xf32>
+  %r = linalg.generic {indexing_maps = [#upu, #id4u, #id4u], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%lo, %x : tensor<1x1x2x2048xf32>, tensor<1x1x6x2048xf32>) outs(%e : tensor<1x1x6x2048xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %y = arith.addf %a, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<1x1x6x2048xf32>
+  return %r : tensor<1x1x6x2048xf32>
+}

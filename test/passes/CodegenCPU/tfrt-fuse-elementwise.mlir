@@ -72,3 +72,73 @@ func.func @fusion_kept(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4xf32
 // producer stay two, the chain into the row sum becomes one.
 // REMARK: tfrt-fuse-elementwise.mlir:{{[0-9]+}}:1: remark: elementwise fusion: 2 linalg ops -> 2
 // REMARK: tfrt-fuse-elementwise.mlir:{{[0-9]+}}:1: remark: elementwise fusion: 2 linalg ops -> 1
+
+// -----
+
+// A per-channel hard sigmoid (a squeeze-excitation scale) broadcast over a
+// feature map of 65536 elements stays a generic of its own, computed once
+// per channel; the multiply by it still fuses with the add that follows. A
+// plain broadcast producer (no arithmetic) fuses, and on a map of fewer
+// than 65536 elements so does the hard sigmoid.
+// CHECK-LABEL: func.func @broadcast_producer
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x1x1xf32>)
+// CHECK: arith.minimumf
+// CHECK: linalg.yield
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%arg0, %[[S]], %arg2 : tensor<1x16x64x64xf32>, tensor<1x16x1x1xf32>, tensor<16xf32>)
+// CHECK-NOT: arith.minimumf
+// CHECK: linalg.yield
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg1 : tensor<1x16x8x8xf32>, tensor<1x16x1x1xf32>)
+// CHECK: arith.minimumf
+// CHECK-NOT: linalg.generic
+#id4b = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+#bc = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @broadcast_producer(%x: tensor<1x16x64x64xf32>, %u: tensor<1x16x1x1xf32>, %b: tensor<16xf32>, %x2: tensor<1x16x8x8xf32>) -> (tensor<1x16x64x64xf32>, tensor<1x16x8x8xf32>) {
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<1x16x1x1xf32>
+  %s = linalg.generic {indexing_maps = [#id4b, #id4b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%u : tensor<1x16x1x1xf32>) outs(%es : tensor<1x16x1x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.mulf %a, %half : f32
+    %1 = arith.minimumf %0, %one : f32
+    %2 = arith.maximumf %1, %zero : f32
+    linalg.yield %2 : f32
+  } -> tensor<1x16x1x1xf32>
+  %eb = tensor.empty() : tensor<1x16x64x64xf32>
+  %bb = linalg.generic {indexing_maps = [#bc, #id4b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%eb : tensor<1x16x64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x16x64x64xf32>
+  %e = tensor.empty() : tensor<1x16x64x64xf32>
+  %m = linalg.generic {indexing_maps = [#id4b, #ch, #id4b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %s : tensor<1x16x64x64xf32>, tensor<1x16x1x1xf32>) outs(%e : tensor<1x16x64x64xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %0 = arith.mulf %a, %c : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x16x64x64xf32>
+  %y = linalg.generic {indexing_maps = [#id4b, #id4b, #id4b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%m, %bb : tensor<1x16x64x64xf32>, tensor<1x16x64x64xf32>) outs(%e : tensor<1x16x64x64xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %0 = arith.addf %a, %c : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x16x64x64xf32>
+  %s2 = linalg.generic {indexing_maps = [#id4b, #id4b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%u : tensor<1x16x1x1xf32>) outs(%es : tensor<1x16x1x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.mulf %a, %half : f32
+    %1 = arith.minimumf %0, %one : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x16x1x1xf32>
+  %e2 = tensor.empty() : tensor<1x16x8x8xf32>
+  %y2 = linalg.generic {indexing_maps = [#id4b, #ch, #id4b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x2, %s2 : tensor<1x16x8x8xf32>, tensor<1x16x1x1xf32>) outs(%e2 : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %0 = arith.mulf %a, %c : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x16x8x8xf32>
+  return %y, %y2 : tensor<1x16x64x64xf32>, tensor<1x16x8x8xf32>
+}
+// REMARK: tfrt-fuse-elementwise.mlir:{{[0-9]+}}:1: remark: elementwise fusion: 6 linalg ops -> 3

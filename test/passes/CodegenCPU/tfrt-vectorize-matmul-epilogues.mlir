@@ -224,3 +224,44 @@ func.func @reads_init(%x: tensor<8x1024xf32>, %w: tensor<16x8xf32>, %acc: tensor
 // With `remarks`, each fused epilogue is reported on its producer (a
 // fusion report, tfrt-compile --fusion-report).
 // REMARK: remark: epilogue (unnamed) runs on the register tiles of the matrix product
+
+// -----
+
+// The consumer adds a nearest-neighbour upsampling of a [1, 32, 16, 16]
+// map ((d2 floordiv 2, d3 floordiv 2)) and writes the [1, H, M, W]
+// rows-outer input of a following windowed conv through (d0, d2, d1, d3):
+// each tile reads 8 rows of 16 small-map elements at (row, h / 2, w / 2),
+// each element broadcast twice and laid side by side by a shape cast, and
+// is written at (0, h, row, w) (rows of the minor dimensions there).
+// CHECK: #[[UP:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, 0)>
+// CHECK-LABEL: func.func @upsample_transposed
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x32x32x32xf32>
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[E]]) -> (tensor<1x32x32x32xf32>)
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} -> (vector<8x32xf32>)
+// CHECK: %[[H:.*]] = arith.divui %[[COL:.*]], %c32
+// CHECK: %[[W:.*]] = arith.remui %[[COL]], %c32
+// CHECK: %[[HL:.*]] = arith.divui %[[H]], %c2
+// CHECK: %[[WL:.*]] = arith.divui %[[W]], %c2
+// CHECK: %[[R:.*]] = vector.transfer_read %arg2[%c0, %[[ROW:.*]], %[[HL]], %[[WL]]], %{{.*}} {in_bounds = [true, true, true], permutation_map = #[[UP]]} : tensor<1x32x16x16xf32>, vector<8x16x2xf32>
+// CHECK: %[[U:.*]] = vector.shape_cast %[[R]] : vector<8x16x2xf32> to vector<8x32xf32>
+// CHECK: %[[Y:.*]] = arith.addf %[[ACC]], %[[U]]
+// CHECK: vector.transfer_write %[[Y]], %{{.*}}[%c0, %[[H]], %[[ROW]], %[[W]]] {in_bounds = [true, true]} : vector<8x32xf32>, tensor<1x32x32x32xf32>
+// CHECK-NOT: linalg.generic
+// REMARK: remark: epilogue 'up_add' runs on the register tiles of the matrix product
+#up = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3 floordiv 2)>
+#idu = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#tru = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+func.func @upsample_transposed(%x: tensor<16x1024xf32>, %w: tensor<32x16xf32>, %lo: tensor<1x32x16x16xf32>) -> tensor<1x32x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x1024xf32>) -> tensor<32x1024xf32>
+  %m = linalg.matmul ins(%w, %x : tensor<32x16xf32>, tensor<16x1024xf32>) outs(%f : tensor<32x1024xf32>) -> tensor<32x1024xf32>
+  %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 32, 32, 32] : tensor<32x1024xf32> into tensor<1x32x32x32xf32>
+  %e2 = tensor.empty() : tensor<1x32x32x32xf32>
+  %r = linalg.generic {indexing_maps = [#idu, #up, #tru], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %lo : tensor<1x32x32x32xf32>, tensor<1x32x16x16xf32>) outs(%e2 : tensor<1x32x32x32xf32>) {
+  ^bb0(%in: f32, %l: f32, %out: f32):
+    %y = arith.addf %in, %l : f32
+    linalg.yield %y : f32
+  } -> tensor<1x32x32x32xf32> loc("up_add")
+  return %r : tensor<1x32x32x32xf32>
+}

@@ -150,3 +150,39 @@ func.func @pool_stays(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x1x1xf32>, tensor<1
   %pd = graph.global_average_pool %d : (tensor<1x2x8x8xf32>) -> tensor<1x2x1x1xf32>
   return %pa, %pb, %pc, %d, %pd : tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32>, tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32>
 }
+
+// -----
+
+// c + c * s with a broadcast s becomes c * (s + 1), whichever operand order
+// (s + 1 on s's shape): c then has one user.
+// CHECK-LABEL: func.func @factor_scaled_sum
+// CHECK-DAG: %[[ONE:.*]] = graph.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[T:.*]] = graph.add %arg1, %[[ONE]] : (tensor<1x4x1x1xf32>, tensor<f32>) -> tensor<1x4x1x1xf32>
+// CHECK: %[[Y:.*]] = graph.mul %arg0, %[[T]] : (tensor<1x4x3x3xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x3x3xf32>
+// CHECK: %[[T2:.*]] = graph.add %arg1, %{{.*}} : (tensor<1x4x1x1xf32>, tensor<f32>) -> tensor<1x4x1x1xf32>
+// CHECK: %[[Y2:.*]] = graph.mul %arg0, %[[T2]]
+// CHECK: return %[[Y]], %[[Y2]]
+func.func @factor_scaled_sum(%c: tensor<1x4x3x3xf32>, %s: tensor<1x4x1x1xf32>) -> (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) {
+  %m = graph.mul %c, %s : (tensor<1x4x3x3xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x3x3xf32>
+  %y = graph.add %c, %m : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %m2 = graph.mul %s, %c : (tensor<1x4x1x1xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %y2 = graph.add %m2, %c : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %y, %y2 : tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>
+}
+
+// -----
+
+// Left alone: a product with another user, and a scale as large as c.
+// CHECK-LABEL: func.func @scaled_sum_stays
+// CHECK: %[[M:.*]] = graph.mul %arg0, %arg1
+// CHECK: graph.add %arg0, %[[M]]
+// CHECK: %[[M2:.*]] = graph.mul %arg0, %arg2
+// CHECK: graph.add %arg0, %[[M2]]
+// CHECK-NOT: graph.constant
+func.func @scaled_sum_stays(%c: tensor<1x4x3x3xf32>, %s: tensor<1x4x1x1xf32>, %t: tensor<1x4x3x3xf32>) -> (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) {
+  %m = graph.mul %c, %s : (tensor<1x4x3x3xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x3x3xf32>
+  %y = graph.add %c, %m : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %m2 = graph.mul %c, %t : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %y2 = graph.add %c, %m2 : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %y, %m, %y2 : tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>
+}
