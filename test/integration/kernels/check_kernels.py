@@ -170,44 +170,42 @@ def epilogue_cases(rng):
         [const("wt", [32, 24, 2, 2]), const("bt", [24]),
          const("s", [1, 24, 1, 1]), const("o", [24, 1, 1]),
          const("wt2", [24, 1, 2, 2])])
-    # PP-OCRv4 det's squeeze-excitation after a pointwise conv:
-    # tfrt-simplify-graph pools the conv's input and convolves the pooled
-    # vector (GAP(conv1x1(x)) = conv1x1(GAP(x))).
+    # PP-OCRv4 det's squeeze-excitation after a pointwise conv 12 -> 96:
+    # c + c * hardsigmoid(se(GAP(c))). tfrt-simplify-graph pools the conv's
+    # input and convolves the pooled vector (GAP(conv1x1(x)) =
+    # conv1x1(GAP(x))) and rewrites the sum as c * (1 + s).
+    def se_block(out):
+        return [conv("x", "w", None, "c"),
+                helper.make_node("GlobalAveragePool", ["c"], ["p"]),
+                conv("p", "w1", "b1", "q"),
+                helper.make_node("Relu", ["q"], ["r"]),
+                conv("r", "w2", "b2", "u"),
+                helper.make_node("HardSigmoid", ["u"], ["s"], alpha=0.2,
+                                 beta=0.5),
+                helper.make_node("Mul", ["c", "s"], ["cs"]),
+                helper.make_node("Add", ["c", "cs"], [out])]
+
+    def se_weights():
+        return [const("w", [96, 12, 1, 1]), const("w1", [24, 96, 1, 1]),
+                const("b1", [24]), const("w2", [96, 24, 1, 1]),
+                const("b2", [96])]
+
     cases["pw_se_hsigmoid_residual_12to96_40x40"] = (
-        [conv("x", "w", None, "c"),
-         helper.make_node("GlobalAveragePool", ["c"], ["p"]),
-         conv("p", "w1", "b1", "q"),
-         helper.make_node("Relu", ["q"], ["r"]),
-         conv("r", "w2", "b2", "u"),
-         helper.make_node("HardSigmoid", ["u"], ["s"], alpha=0.2, beta=0.5),
-         helper.make_node("Mul", ["c", "s"], ["cs"]),
-         helper.make_node("Add", ["c", "cs"], ["y"])],
-        {"x": [1, 12, 40, 40]}, [1, 96, 40, 40],
-        [const("w", [96, 12, 1, 1]), const("w1", [24, 96, 1, 1]),
-         const("b1", [24]), const("w2", [96, 24, 1, 1]), const("b2", [96])])
+        se_block("y"), {"x": [1, 12, 40, 40]}, [1, 96, 40, 40], se_weights())
     # The same block as in det's neck at 160x160, with the upsampled
-    # output of the level below added: after tfrt-simplify-graph the conv's
-    # only user is c * (1 + s) + resize(p), which runs on its register
-    # tiles (the upsampling read as repeated elements).
+    # output of the level below added: the conv's only user is then
+    # c * (1 + s) + resize(lo), which runs on its register tiles (the
+    # upsampling read as repeated elements).
     cases["pw_se_resize_residual_12to96_160x160"] = (
-        [conv("x", "w", None, "c"),
-         helper.make_node("GlobalAveragePool", ["c"], ["p"]),
-         conv("p", "w1", "b1", "q"),
-         helper.make_node("Relu", ["q"], ["r"]),
-         conv("r", "w2", "b2", "u"),
-         helper.make_node("HardSigmoid", ["u"], ["s"], alpha=0.2, beta=0.5),
-         helper.make_node("Mul", ["c", "s"], ["cs"]),
-         helper.make_node("Add", ["c", "cs"], ["a"]),
-         helper.make_node("Resize", ["lo", "", "scales"], ["up"],
+        se_block("a") +
+        [helper.make_node("Resize", ["lo", "", "scales"], ["up"],
                           mode="nearest",
                           coordinate_transformation_mode="asymmetric",
                           nearest_mode="floor"),
          helper.make_node("Add", ["a", "up"], ["y"])],
         {"x": [1, 12, 160, 160], "lo": [1, 96, 80, 80]}, [1, 96, 160, 160],
-        [const("w", [96, 12, 1, 1]), const("w1", [24, 96, 1, 1]),
-         const("b1", [24]), const("w2", [96, 24, 1, 1]), const("b2", [96]),
-         numpy_helper.from_array(
-             np.array([1, 1, 2, 2], dtype=np.float32), "scales")])
+        se_weights() + [numpy_helper.from_array(
+            np.array([1, 1, 2, 2], dtype=np.float32), "scales")])
     cases["matmul_row_scale_relu_256x128x512"] = (
         [helper.make_node("MatMul", ["x", "w"], ["m"]),
          helper.make_node("Mul", ["m", "r"], ["mr"]),
