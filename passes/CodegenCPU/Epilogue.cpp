@@ -95,9 +95,6 @@ bool vectorizable(Operation &op) {
 
 } // namespace
 
-/// The factors (f, g) when `map` reads `t` ([1, M, H / f, W / g]) as the
-/// nearest-neighbour upsampling of it to the consumer's [1, M, H, W]:
-/// (0 or d0, d1, d2 floordiv f, d3 floordiv g), not both factors 1.
 /// Whether `initMap` writes the consumer's [1, M, H, W] iteration space
 /// into `resultType` = [1, H, M, W] through (d0, d2, d1, d3).
 static bool isTransposedImage(AffineMap initMap, Type resultType,
@@ -115,6 +112,9 @@ static bool isTransposedImage(AffineMap initMap, Type resultType,
          r.getDimSize(3) == type.getDimSize(3);
 }
 
+/// The factors (f, g) when `map` reads `t` ([1, M, H / f, W / g]) as the
+/// nearest-neighbour upsampling of it to the consumer's [1, M, H, W]:
+/// (0 or d0, d1, d2 floordiv f, d3 floordiv g), not both factors 1.
 static std::optional<std::pair<int64_t, int64_t>>
 upsampling(AffineMap map, RankedTensorType t, RankedTensorType type) {
   if (type.getRank() != 4 || map.getNumResults() != 4 ||

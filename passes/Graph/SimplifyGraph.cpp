@@ -3,7 +3,8 @@
 // Implements tfrt-simplify-graph: batch normalisation folded into the
 // preceding convolution's weights and bias (or turned into a per-channel
 // scale and shift), global average pooling moved before pointwise
-// convolutions, transposes of constants folded, identities removed. The
+// convolutions, c + c * s factored into c * (s + 1), transposes of
+// constants folded, identities removed. The
 // arithmetic is done in double precision and rounded once to f32.
 //
 //===----------------------------------------------------------------------===//
