@@ -11,7 +11,10 @@
  *   build/interleave NAME ITERATIONS A.so B.so [C.so ...]
  *
  * Inputs are filled with a fixed pattern in [-0.5, 0.5); outputs are not
- * compared (correctness is the tests' job). 1 thread: no pool is set.
+ * compared (correctness is the tests' job). THREADS=N in the environment
+ * (default 1) gives each object a pool of N - 1 workers of its own runtime
+ * (`NAME_set_pool`), so that runs split their parallel loops over N threads
+ * with the caller; with 1 no pool is set.
  */
 #include "tfrt/runtime.h"
 
@@ -26,6 +29,8 @@ typedef tfrt_status (*run_fn)(void *, const tfrt_tensor *, int, tfrt_tensor *,
                               int);
 typedef tfrt_status (*info_fn)(int, tfrt_tensor_desc *);
 typedef const char *(*message_fn)(tfrt_status);
+typedef tfrt_status (*pool_create_fn)(int32_t, tfrt_pool **);
+typedef tfrt_status (*set_pool_fn)(void *, tfrt_pool *);
 typedef size_t (*dtype_size_fn)(int32_t);
 
 enum { kMaxVariants = 16, kMaxTensors = 16 };
@@ -59,6 +64,12 @@ int main(int argc, char **argv) {
             kMaxVariants);
     return 2;
   }
+  const char *threadsText = getenv("THREADS");
+  int threads = threadsText ? atoi(threadsText) : 1;
+  if (threads < 1 || threads > 256) {
+    fprintf(stderr, "interleave: THREADS must be 1 to 256\n");
+    return 2;
+  }
   void *instance[kMaxVariants];
   run_fn run[kMaxVariants];
   message_fn message = NULL;
@@ -87,6 +98,23 @@ int main(int argc, char **argv) {
       fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
               message ? message(st) : "create failed");
       return 1;
+    }
+    if (threads > 1) {
+      pool_create_fn poolCreate =
+          (pool_create_fn)dlsym(lib, "tfrt_pool_create");
+      set_pool_fn setPool = (set_pool_fn)symbol(lib, name, "_set_pool");
+      tfrt_pool *pool = NULL;
+      if (!poolCreate || !setPool) {
+        fprintf(stderr, "interleave: %s has no tfrt_pool_create/%s_set_pool\n",
+                argv[3 + v], name);
+        return 1;
+      }
+      if ((st = poolCreate(threads - 1, &pool)) ||
+          (st = setPool(instance[v], pool))) {
+        fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
+                message ? message(st) : "cannot set a pool");
+        return 1;
+      }
     }
     if (v > 0)
       continue;
