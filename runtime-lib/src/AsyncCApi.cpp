@@ -142,7 +142,10 @@ TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
   }
   if (run->cancel.IsCancelled())
     return;
-  if (!run->pool) {
+  // Without a pool, or with one iteration (a kernel launched on its own,
+  // such as every launch of PP-OCR cls), the caller runs it: the same code
+  // path at any pool size.
+  if (!run->pool || n == 1) {
     fn(ctx, 0, n);
     return;
   }

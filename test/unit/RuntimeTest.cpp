@@ -663,6 +663,46 @@ TEST(ModelPool, ParallelLoopsCoverTheRangeWithAndWithoutPool) {
   EXPECT_EQ(gLoopSum.load(), 45);
 }
 
+/// A model whose entry launches single-iteration loops (a kernel on its
+/// own, as every launch of PP-OCR cls): with a pool they run on the calling
+/// thread, exactly as without one.
+std::atomic<int> gForeignIterations{0};
+std::atomic<int> gIterations{0};
+
+void singleIterationEntry(void *const *, void *const *, void *,
+                          tfrt_run_context *run) {
+  std::thread::id caller = std::this_thread::get_id();
+  for (int i = 0; i < 50; ++i)
+    tfrt_run_parallel_for(
+        run, 1,
+        [](void *ctx, int64_t begin, int64_t end) {
+          EXPECT_EQ(begin, 0);
+          EXPECT_EQ(end, 1);
+          ++gIterations;
+          if (std::this_thread::get_id() !=
+              *static_cast<std::thread::id *>(ctx))
+            ++gForeignIterations;
+        },
+        &caller);
+}
+
+TEST(ModelPool, SingleIterationLaunchesRunOnTheCaller) {
+  tfrt_model_desc desc = makeDesc();
+  desc.entry = singleIterationEntry;
+  Pool pool(2);
+  tfrt_instance *instance = nullptr;
+  ASSERT_EQ(tfrt_model_create(&desc, &instance), nullptr);
+  ASSERT_EQ(tfrt_model_set_pool(instance, pool.pool), nullptr);
+  Call call;
+  gIterations = 0;
+  gForeignIterations = 0;
+  for (int round = 0; round < 20; ++round)
+    ASSERT_EQ(call.run(instance), nullptr);
+  EXPECT_EQ(gIterations.load(), 20 * 50);
+  EXPECT_EQ(gForeignIterations.load(), 0);
+  tfrt_model_destroy(instance);
+}
+
 /// A model whose entry cancels its own run between two parallel loops
 /// (as another thread's tfrt_model_cancel would): the second loop must not
 /// run and the run reports TFRT_CANCELLED.
