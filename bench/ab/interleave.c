@@ -8,13 +8,17 @@
  *
  *   cc -O2 -I runtime-lib/include bench/ab/interleave.c \
  *      -o build/interleave -ldl
- *   build/interleave NAME ITERATIONS A.so B.so [C.so ...]
+ *   build/interleave NAME ITERATIONS A.so [B.so ...]
  *
  * Inputs are filled with a fixed pattern in [-0.5, 0.5); outputs are not
- * compared (correctness is the tests' job). THREADS=N in the environment
- * (default 1) gives each object a pool of N - 1 workers of its own runtime
- * (`NAME_set_pool`), so that runs split their parallel loops over N threads
- * with the caller; with 1 no pool is set.
+ * compared (correctness is the tests' job). THREADS in the environment
+ * (default 1) is a comma-separated list of thread counts: every object
+ * runs as one instance per count, each a variant of its own ("A.so@2t").
+ * An instance for N > 1 gets a pool of N - 1 workers of the object's own
+ * runtime (`NAME_set_pool`), so that its runs split their parallel loops
+ * over N threads with the caller; for 1 no pool is set. `THREADS=1,2` with
+ * one object measures its 2-thread time against its 1-thread time in the
+ * same phases of the machine.
  */
 #include "tfrt/runtime.h"
 
@@ -53,30 +57,49 @@ static void *symbol(void *lib, const char *name, const char *suffix) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 5) {
-    fprintf(stderr, "usage: %s NAME ITERATIONS A.so B.so [...]\n", argv[0]);
+  if (argc < 4) {
+    fprintf(stderr,
+            "usage: [THREADS=N,...] %s NAME ITERATIONS A.so [B.so ...]\n",
+            argv[0]);
     return 2;
   }
   const char *name = argv[1];
-  int iterations = atoi(argv[2]), variants = argc - 3;
+  const char *threadsText = getenv("THREADS");
+  int counts[kMaxVariants], numCounts = 0;
+  for (const char *p = threadsText ? threadsText : "1"; *p;) {
+    char *end = NULL;
+    long n = strtol(p, &end, 10);
+    if (end == p || n < 1 || n > 256 || numCounts == kMaxVariants ||
+        (*end && *end != ',')) {
+      fprintf(stderr, "interleave: THREADS is a list of counts from 1 to "
+                      "256, such as 1,2\n");
+      return 2;
+    }
+    counts[numCounts++] = (int)n;
+    p = *end ? end + 1 : end;
+  }
+  int objects = argc - 3;
+  int iterations = atoi(argv[2]), variants = objects * numCounts;
   if (iterations < 1 || variants > kMaxVariants) {
-    fprintf(stderr, "interleave: ITERATIONS >= 1 and at most %d objects\n",
+    fprintf(stderr,
+            "interleave: ITERATIONS >= 1 and at most %d objects x counts\n",
             kMaxVariants);
     return 2;
   }
-  const char *threadsText = getenv("THREADS");
-  int threads = threadsText ? atoi(threadsText) : 1;
-  if (threads < 1 || threads > 256) {
-    fprintf(stderr, "interleave: THREADS must be 1 to 256\n");
-    return 2;
-  }
+  char label[kMaxVariants][512];
   void *instance[kMaxVariants];
   run_fn run[kMaxVariants];
   message_fn message = NULL;
   tfrt_tensor inputs[kMaxTensors], outputs[kMaxTensors];
   int numInputs = 0, numOutputs = 0;
   for (int v = 0; v < variants; ++v) {
-    void *lib = dlopen(argv[3 + v], RTLD_NOW | RTLD_LOCAL);
+    const char *path = argv[3 + v / numCounts];
+    int threads = counts[v % numCounts];
+    if (numCounts > 1)
+      snprintf(label[v], sizeof label[v], "%s@%dt", path, threads);
+    else
+      snprintf(label[v], sizeof label[v], "%s", path);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       fprintf(stderr, "interleave: %s\n", dlerror());
       return 1;
@@ -87,7 +110,7 @@ int main(int argc, char **argv) {
     info_fn outputInfo = (info_fn)symbol(lib, name, "_output_info");
     if (!create || !run[v] || !inputInfo || !outputInfo) {
       fprintf(stderr, "interleave: %s has no %s_create/_run/_input_info\n",
-              argv[3 + v], name);
+              label[v], name);
       return 1;
     }
     message = (message_fn)dlsym(lib, "tfrt_status_message");
@@ -95,7 +118,7 @@ int main(int argc, char **argv) {
     dtype_size_fn elementBytes = (dtype_size_fn)dlsym(lib, "tfrt_dtype_size");
     tfrt_status st = create(&instance[v]);
     if (st) {
-      fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
+      fprintf(stderr, "interleave: %s: %s\n", label[v],
               message ? message(st) : "create failed");
       return 1;
     }
@@ -106,12 +129,12 @@ int main(int argc, char **argv) {
       tfrt_pool *pool = NULL;
       if (!poolCreate || !setPool) {
         fprintf(stderr, "interleave: %s has no tfrt_pool_create/%s_set_pool\n",
-                argv[3 + v], name);
+                label[v], name);
         return 1;
       }
       if ((st = poolCreate(threads - 1, &pool)) ||
           (st = setPool(instance[v], pool))) {
-        fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
+        fprintf(stderr, "interleave: %s: %s\n", label[v],
                 message ? message(st) : "cannot set a pool");
         return 1;
       }
@@ -119,8 +142,7 @@ int main(int argc, char **argv) {
     if (v > 0)
       continue;
     if (!elementBytes) {
-      fprintf(stderr, "interleave: %s exports no tfrt_dtype_size\n",
-              argv[3 + v]);
+      fprintf(stderr, "interleave: %s exports no tfrt_dtype_size\n", label[v]);
       return 1;
     }
     /* Tensors from the first object's descriptors. */
@@ -163,7 +185,7 @@ int main(int argc, char **argv) {
           run[v](instance[v], inputs, numInputs, outputs, numOutputs);
       double t = now() - start;
       if (st) {
-        fprintf(stderr, "interleave: %s: %s\n", argv[3 + v],
+        fprintf(stderr, "interleave: %s: %s\n", label[v],
                 message ? message(st) : "run failed");
         return 1;
       }
@@ -180,7 +202,7 @@ int main(int argc, char **argv) {
     qsort(sorted, iterations, sizeof(double), compare);
     printf("%-40s median %.3f ms  min %.3f  q1 %.3f  paired ratio vs first "
            "%.3f\n",
-           argv[3 + v], sorted[iterations / 2] * 1e3, sorted[0] * 1e3,
+           label[v], sorted[iterations / 2] * 1e3, sorted[0] * 1e3,
            sorted[iterations / 4] * 1e3, ratio);
   }
   return 0;

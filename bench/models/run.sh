@@ -17,7 +17,11 @@
 # per-round medians and the fastest single run, then ours/ORT at 1 and at 2
 # threads, the process peak RSS of each tool for one round's benchmark
 # (/usr/bin/time; MiB, baselines below) and, for the 2-thread rounds, the
-# CPU time / wall time of the whole round (2.0: both vCPUs ran throughout).
+# CPU time / wall time of the whole round (2.0: both vCPUs ran throughout),
+# and ours at 2 threads over ours at 1 measured in one process, the two
+# instances called in turn (bench/ab/interleave.c, THREADS=1,2): the paired
+# ratio, which the machine's phases do not move as they move two medians
+# taken rounds apart.
 # Empty-process baselines: tfrt-run with a 1-element model and `node` with
 # onnxruntime-node loaded but no session are printed once. A model that
 # does not compile is reported and skipped.
@@ -33,6 +37,10 @@ ORT_THREADS=${ORT_THREADS:-"1 2"}
 OURS_THREADS=${OURS_THREADS:-"1 2"}
 PY=/usr/bin/python3
 mkdir -p "$OUT_DIR"
+INTERLEAVE="$OUT_DIR/interleave"
+CC=${CC:-$(command -v clang-22 || command -v cc)}
+"$CC" -O2 -I "$ROOT/runtime-lib/include" "$ROOT/bench/ab/interleave.c" \
+  -o "$INTERLEAVE" -ldl || { echo "bench/models/run.sh: cannot build bench/ab/interleave.c" >&2; exit 1; }
 
 model_file() {
   case $1 in
@@ -122,7 +130,18 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
         record "$OUT_DIR/$model.ort$t.load"
       done
     done
+    # Ours at 2 threads against ours at 1 in the same phases of the machine:
+    # one process, a 1-thread and a 2-thread instance called in turn
+    # (bench/ab/interleave.c); the median over iterations of 2t / 1t.
+    paired=-
+    if [[ " $OURS_THREADS " == *" 1 "* && " $OURS_THREADS " == *" 2 "* ]]; then
+      iters=$([ "$model" = cls ] && echo 600 || { [ "$model" = det ] && echo 30 || echo 100; })
+      paired=$(THREADS=1,2 "$INTERLEAVE" "$model" "$iters" "$so" |
+        sed -n 's/.*@2t .*paired ratio vs first \([0-9.]*\).*/\1/p')
+      [ -n "$paired" ] || paired=-
+    fi
     printf '%s (%s, compile %.1f s, %d rounds x %d runs)\n' "$model" "$shape" "$compile_s" "$ROUNDS" "$runs"
+    printf '  ours 2t/1t paired in one process: %s\n' "$paired"
     # "peak-RSS-MiB cpu/wall" medians of a tool's rounds
     colmed() { cut -d' ' -f"$2" "$1" | sort -n | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : 0)}'; }
     loadinfo() { printf 'peak RSS %.1f MiB, cpu/wall %.2f' \
@@ -147,9 +166,9 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
     unset med
     if [ -n "${JSON_OUT:-}" ]; then
       "$PY" - "$OUT_DIR" "$model" "$shape" "$compile_s" "$ROUNDS" "$runs" "$busy" \
-        "$OURS_THREADS" "$ORT_THREADS" "$times" >>"$JSON_OUT" <<'PYEOF'
+        "$OURS_THREADS" "$ORT_THREADS" "$times" "$paired" >>"$JSON_OUT" <<'PYEOF'
 import json, statistics, sys
-d, model, shape, cs, rounds, runs, busy, ours_t, ort_t, compiles = sys.argv[1:11]
+d, model, shape, cs, rounds, runs, busy, ours_t, ort_t, compiles, paired = sys.argv[1:12]
 def tool(prefix, t):
     rows = [l.split() for l in open("%s/%s.%s%s" % (d, model, prefix, t)) if l.strip()]
     load = [l.split() for l in open("%s/%s.%s%s.load" % (d, model, prefix, t)) if l.strip()]
@@ -167,6 +186,7 @@ r = {"model": model, "shape": shape, "compile_s": round(float(cs), 2),
      "ort": {t: tool("ort", t) for t in ort_t.split()}}
 r["ratio"] = {t: round(r["ours"][t]["median_ms"] / r["ort"][t]["median_ms"], 3)
               for t in r["ours"] if r["ours"].get(t) and r["ort"].get(t)}
+r["ours_2t_over_1t_paired"] = None if paired == "-" else float(paired)
 print(json.dumps(r))
 PYEOF
     fi
