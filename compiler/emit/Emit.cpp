@@ -494,9 +494,7 @@ struct TargetChoice {
   std::string cpu, features;
   unsigned optLevel = 3;
   llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Aggressive;
-  /// One machine made by create() (more for parallel code generation).
-  std::unique_ptr<llvm::TargetMachine> machine;
-
+  /// A machine for the target (null when LLVM cannot make one).
   std::unique_ptr<llvm::TargetMachine> create() const {
     return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
         triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
@@ -569,10 +567,6 @@ llvm::Expected<TargetChoice> chooseTarget(const tfrt::TargetOptions &target) {
                  : choice.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                  : choice.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                         : llvm::CodeGenOptLevel::Aggressive;
-  choice.machine = choice.create();
-  if (!choice.machine)
-    return makeError("cannot create a target machine for '" +
-                     choice.triple.str() + "' (cpu '" + choice.cpu + "')");
   return choice;
 }
 } // namespace
@@ -582,7 +576,13 @@ tfrt::targetVectorUnit(const TargetOptions &target) {
   auto choice = chooseTarget(target);
   if (!choice)
     return choice.takeError();
-  const llvm::MCSubtargetInfo *sti = choice->machine->getMCSubtargetInfo();
+  // The subtarget alone: no machine is needed to read its features.
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(
+      choice->target->createMCSubtargetInfo(choice->triple, choice->cpu,
+                                            choice->features));
+  if (!sti)
+    return makeError("cannot describe the subtarget of '" +
+                     choice->triple.str() + "' (cpu '" + choice->cpu + "')");
   if (choice->triple.isX86()) {
     if (sti->checkFeatures("+avx512f"))
       return VectorUnitInfo{512, 32};
@@ -633,7 +633,10 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
   auto choice = chooseTarget(target);
   if (!choice)
     return choice.takeError();
-  llvm::TargetMachine *tm = choice->machine.get();
+  std::unique_ptr<llvm::TargetMachine> tm = choice->create();
+  if (!tm)
+    return makeError("cannot create a target machine for '" +
+                     choice->triple.str() + "' (cpu '" + choice->cpu + "')");
   const llvm::Triple &triple = choice->triple;
   const std::string &cpu = choice->cpu, &features = choice->features;
   unsigned optLevel = choice->optLevel;

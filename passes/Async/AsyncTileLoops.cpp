@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Async/Passes.h"
 #include "passes/Async/CostModel.h"
+#include "passes/Async/Passes.h"
+#include "passes/CodegenCPU/Epilogue.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -220,12 +221,8 @@ linalg::GenericOp epilogueConsumer(linalg::LinalgOp op) {
       dyn_cast<RankedTensorType>(consumer->getResult(0).getType());
   bool same = resultType == type && init.isIdentity();
   bool transposed =
-      !direct && resultType && type.getRank() == 4 &&
-      init == AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1, 3},
-                                           op.getContext()) &&
-      resultType.getShape() ==
-          ArrayRef<int64_t>{type.getDimSize(0), type.getDimSize(2),
-                            type.getDimSize(1), type.getDimSize(3)};
+      !direct && resultType &&
+      tfrt::writesRowsOuter(init, resultType.getShape(), type.getShape());
   if (!same && !transposed)
     return {};
   // Each result dimension one of the producer's loops (a depthwise conv's

@@ -95,23 +95,6 @@ bool vectorizable(Operation &op) {
 
 } // namespace
 
-/// Whether `initMap` writes the consumer's [1, M, H, W] iteration space
-/// into `resultType` = [1, H, M, W] through (d0, d2, d1, d3).
-static bool isTransposedImage(AffineMap initMap, Type resultType,
-                              RankedTensorType type) {
-  auto r = dyn_cast<RankedTensorType>(resultType);
-  if (!r || type.getRank() != 4 || r.getRank() != 4 ||
-      r.getElementType() != type.getElementType())
-    return false;
-  if (initMap != AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1, 3},
-                                              initMap.getContext()))
-    return false;
-  return r.getDimSize(0) == type.getDimSize(0) &&
-         r.getDimSize(1) == type.getDimSize(2) &&
-         r.getDimSize(2) == type.getDimSize(1) &&
-         r.getDimSize(3) == type.getDimSize(3);
-}
-
 /// The factors (f, g) when `map` reads `t` ([1, M, H / f, W / g]) as the
 /// nearest-neighbour upsampling of it to the consumer's [1, M, H, W]:
 /// (0 or d0, d1, d2 floordiv f, d3 floordiv g), not both factors 1.
@@ -181,7 +164,9 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
   AffineMap initMap = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
   if (g->getResult(0).getType() == type && initMap.isIdentity()) {
     // The usual case.
-  } else if (isTransposedImage(initMap, g->getResult(0).getType(), type)) {
+  } else if (auto r = dyn_cast<RankedTensorType>(g->getResult(0).getType());
+             r && r.getElementType() == type.getElementType() &&
+             writesRowsOuter(initMap, r.getShape(), type.getShape())) {
     e.transposedDest = true;
   } else {
     return std::nullopt;

@@ -63,6 +63,21 @@ struct Epilogue {
   bool transposedDest = false;
 };
 
+/// Whether a consumer iterating over a [1, M, H, W] product writes its
+/// result, of `resultShape`, as the [1, H, M, W] rows-outer input of a
+/// following windowed conv through `initMap` = (d0, d2, d1, d3).
+inline bool writesRowsOuter(mlir::AffineMap initMap,
+                            llvm::ArrayRef<int64_t> resultShape,
+                            llvm::ArrayRef<int64_t> productShape) {
+  return productShape.size() == 4 && resultShape.size() == 4 &&
+         initMap ==
+             mlir::AffineMap::getPermutationMap(
+                 llvm::ArrayRef<unsigned>{0, 2, 1, 3}, initMap.getContext()) &&
+         resultShape[0] == productShape[0] &&
+         resultShape[1] == productShape[2] &&
+         resultShape[2] == productShape[1] && resultShape[3] == productShape[3];
+}
+
 /// The consumer of `product` (the [M, N] result of a matmul, or the
 /// [N, C, H, W] one of a depthwise convolution) that applyEpilogue (or
 /// applyEpilogueDirect) can apply to register tiles of `tileColumns`

@@ -11,6 +11,9 @@
 #ifndef TFRT_PASSES_CODEGENCPU_REGISTERTILE_H
 #define TFRT_PASSES_CODEGENCPU_REGISTERTILE_H
 
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -34,6 +37,17 @@ struct VectorUnit {
   /// Whether the options make sense (bits a positive multiple of 32).
   bool valid() const { return bits >= 32 && bits % 32 == 0 && registers >= 1; }
 };
+
+/// Fails with an error on `op` naming `pass` when its vector-bits and
+/// vector-registers options do not describe a vector unit.
+inline mlir::LogicalResult
+checkVectorUnit(mlir::Operation *op, llvm::StringRef pass, VectorUnit unit) {
+  if (unit.valid())
+    return mlir::success();
+  return op->emitError() << pass
+                         << ": vector-bits must be a positive multiple of 32 "
+                            "and vector-registers positive";
+}
 
 /// The most accumulator rows of a tile `cols` columns wide: the
 /// accumulators take at most 16 vector registers, and one row of the

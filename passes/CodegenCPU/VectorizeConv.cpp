@@ -703,12 +703,9 @@ struct VectorizeConvPass
     if (ops.empty() && stems.empty())
       return;
     VectorUnit unit{vectorBits, vectorRegisters};
-    if (!unit.valid()) {
-      getOperation().emitError("tfrt-vectorize-conv: vector-bits must be a "
-                               "positive multiple of 32 and vector-registers "
-                               "positive");
+    if (failed(tfrt::codegen::checkVectorUnit(getOperation(),
+                                              "tfrt-vectorize-conv", unit)))
       return signalPassFailure();
-    }
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : stems)
       (void)vectorizeStem(rewriter, op, *matchStemConv(op), unit);

@@ -1060,12 +1060,9 @@ struct VectorizeMatmulPass
     DenseMap<Operation *, Value> packedConstants;
     int64_t fusedEpilogues = 0;
     VectorUnit unit{vectorBits, vectorRegisters};
-    if (!unit.valid()) {
-      getOperation().emitError("tfrt-vectorize-matmul: vector-bits must be a "
-                               "positive multiple of 32 and vector-registers "
-                               "positive");
+    if (failed(tfrt::codegen::checkVectorUnit(getOperation(),
+                                              "tfrt-vectorize-matmul", unit)))
       return signalPassFailure();
-    }
     for (linalg::MatmulOp op : ops) {
       if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
         continue;
