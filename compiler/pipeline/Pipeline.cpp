@@ -115,6 +115,9 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
                     "canonicalize");
     pm.addNestedPass<func::FuncOp>(createPackWeightTiles());
     pm.addNestedPass<func::FuncOp>(createUnrollAccumulatorLoops());
+    PrefetchConvRowsOptions prefetch;
+    prefetch.rowsAhead = opts.convPrefetchRows;
+    pm.addNestedPass<func::FuncOp>(createPrefetchConvRows(prefetch));
     addUpstream(pm, "canonicalize,cse");
   }
 }

@@ -85,6 +85,9 @@ struct PipelineOptions {
   /// (tfrt::targetVectorUnit derives them from the target).
   int64_t vectorBits = 512;
   int64_t vectorRegisters = 32;
+  /// Windowed conv register tiles on the rows-outer input prefetch the input
+  /// row this many rows below each tap's (tfrt-prefetch-conv-rows; 0: off).
+  int64_t convPrefetchRows = 1;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

@@ -176,6 +176,12 @@ cl::opt<unsigned> inlineUnrollLimitOpt(
              "time at the same speed (default 8; 0: LLVM decides for every "
              "loop)"),
     cl::init(8), cl::cat(category));
+cl::opt<unsigned> convPrefetchRowsOpt(
+    "conv-prefetch-rows",
+    cl::desc("Register tiles of windowed convolutions on the rows-outer "
+             "input prefetch, with each tap's input rows, the rows N further "
+             "down (default 1; 0: no prefetches)"),
+    cl::init(1), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -508,6 +514,7 @@ int main(int argc, char **argv) {
   popts.profile = profileOpt;
   popts.flushDenormals = flushDenormalsOpt;
   popts.fuseEpilogues = fuseEpiloguesOpt;
+  popts.convPrefetchRows = convPrefetchRowsOpt;
   popts.fusionRemarks = fusionReportOpt;
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
