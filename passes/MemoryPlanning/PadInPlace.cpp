@@ -10,6 +10,8 @@
 
 #include "passes/MemoryPlanning/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -98,8 +100,13 @@ LogicalResult padInPlace(RewriterBase &rewriter, tensor::PadOp pad) {
     return getAsIndexOpFoldResult(ctx, v);
   };
   SmallVector<int64_t> ones(rank, 1);
-  Value padded =
-      tensor::EmptyOp::create(rewriter, loc, full, type.getElementType());
+  // An alloc_tensor, not a tensor.empty: CSE would merge the border-filled
+  // tensors of two pads of the same shape (det's four 5x5 depthwise convs on
+  // 192x40x40), and bufferization would then copy the whole padded tensor,
+  // border and all, for each of them but one.
+  Value padded = bufferization::AllocTensorOp::create(
+      rewriter, loc, RankedTensorType::get(full, type.getElementType()),
+      ValueRange{});
   // The border: along each padded dim, the low and the high slab across all
   // the other dims (corners are filled twice, with the same value).
   auto fillSlab = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {

@@ -54,7 +54,9 @@ def PadInPlace : Pass<"tfrt-pad-in-place", "mlir::func::FuncOp"> {
     On tensors: a `tensor.pad` with static sizes and a constant padding value
     whose source has no other use and is the result of a linalg op that does
     not read its init (an elementwise op, a conv's activation epilogue)
-    becomes: an empty tensor of the padded shape whose border slabs (low and
+    becomes: a `bufferization.alloc_tensor` of the padded shape (not a
+    `tensor.empty`, which CSE would merge with another pad's of the same
+    shape, and bufferization then copy whole) whose border slabs (low and
     high, per padded dim) are filled with the padding value, that op writing
     the interior slice of it, and the result inserted back at the same place.
     When the source op accumulates into its init (a convolution) and that
@@ -75,14 +77,15 @@ def PadInPlace : Pass<"tfrt-pad-in-place", "mlir::func::FuncOp"> {
     ```
     After:
     ```mlir
-    %b = tensor.empty() : tensor<1x8x18x18xf32>
+    %b = bufferization.alloc_tensor() : tensor<1x8x18x18xf32>
     // four linalg.fill on border slices, inserted into %b
     %i = tensor.extract_slice %b4[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
     %a = linalg.generic ... outs(%i : tensor<1x8x16x16xf32>)
     %p = tensor.insert_slice %a into %b4[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
     ```
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -1,4 +1,5 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-pad-in-place | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-pad-in-place -cse | FileCheck %s --check-prefix=CSE
 
 #m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 
@@ -9,7 +10,7 @@
 // CHECK-LABEL: func.func @relu_then_pad
 // CHECK-SAME: (%[[X:.*]]: tensor<1x8x16x16xf32>)
 // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x8x18x17xf32>
+// CHECK: %[[E:.*]] = bufferization.alloc_tensor() : tensor<1x8x18x17xf32>
 // CHECK: %[[S0:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 8, 1, 17] [1, 1, 1, 1]
 // CHECK: %[[F0:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[S0]] : tensor<1x8x1x17xf32>)
 // CHECK: %[[B0:.*]] = tensor.insert_slice %[[F0]] into %[[E]][0, 0, 0, 0] [1, 8, 1, 17] [1, 1, 1, 1]
@@ -84,7 +85,7 @@ func.func @kept(%x: tensor<1x8x16x16xf32>, %acc: tensor<1x8x16x16xf32>) -> (tens
 // broadcast writes the interior of the padded tensor and the accumulation
 // runs on top of it there.
 // CHECK-LABEL: func.func @accumulate
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x8x18x18xf32>
+// CHECK: %[[E:.*]] = bufferization.alloc_tensor() : tensor<1x8x18x18xf32>
 // CHECK-COUNT-4: linalg.fill
 // CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
 // CHECK: %[[BIAS:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<8xf32>) outs(%[[IN]] : tensor<1x8x16x16xf32>)
@@ -109,4 +110,41 @@ func.func @accumulate(%x: tensor<1x8x16x16xf32>, %bias: tensor<8xf32>) -> tensor
     tensor.yield %zero : f32
   } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
   return %p : tensor<1x8x18x18xf32>
+}
+
+// -----
+
+#m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// Two pads of the same shape get a padded tensor each, also after CSE
+// (two tensor.empty ops and their identical border fills would merge, and
+// bufferization would then copy the whole padded tensor for one of them).
+// CSE-LABEL: func.func @two_pads
+// CSE: %[[A:.*]] = bufferization.alloc_tensor() : tensor<1x8x18x18xf32>
+// CSE: %[[B:.*]] = bufferization.alloc_tensor() : tensor<1x8x18x18xf32>
+// CSE-NOT: tensor.pad
+// CSE: return
+func.func @two_pads(%x: tensor<1x8x16x16xf32>, %y: tensor<1x8x16x16xf32>) -> (tensor<1x8x18x18xf32>, tensor<1x8x18x18xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16x16xf32>
+  %a = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16x16xf32>) outs(%e : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %e2 = tensor.empty() : tensor<1x8x16x16xf32>
+  %b = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y : tensor<1x8x16x16xf32>) outs(%e2 : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  %q = tensor.pad %b low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  return %p, %q : tensor<1x8x18x18xf32>, tensor<1x8x18x18xf32>
 }
