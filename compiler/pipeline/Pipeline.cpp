@@ -113,6 +113,7 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createVectorizeReductions(reductions));
     addUpstream(pm, "canonicalize,cse,loop-invariant-subset-hoisting,"
                     "canonicalize");
+    pm.addNestedPass<func::FuncOp>(createSeedConvTiles());
     pm.addNestedPass<func::FuncOp>(createPackWeightTiles());
     pm.addNestedPass<func::FuncOp>(createUnrollAccumulatorLoops());
     PrefetchConvRowsOptions prefetch;
