@@ -64,8 +64,20 @@ LogicalResult padInPlace(RewriterBase &rewriter, tensor::PadOp pad) {
   RankedTensorType type = pad.getResultType();
   Value value = pad.getConstantPaddingValue();
   if (!srcType || !srcType.hasStaticShape() || !type.hasStaticShape() ||
-      !value || !src.hasOneUse() || pad.getNofold())
+      !value || pad.getNofold())
     return failure();
+  // Other users may read the unpadded value where it then lies, in the
+  // interior of the padded buffer, when they take any strides: all-parallel
+  // linalg ops reading it as an input (elementwise ops, nearest upsamplings).
+  // Not convolutions: a 1x1 one becomes a matrix product over the collapsed
+  // map, which would need its own contiguous copy.
+  for (OpOperand &use : src.getUses()) {
+    if (use.getOwner() == pad.getOperation())
+      continue;
+    auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!user || !user.isDpsInput(&use) || user.getNumReductionLoops() != 0)
+      return failure();
+  }
   linalg::LinalgOp writer = firstWriterOf(src);
   if (!writer)
     return failure();

@@ -52,8 +52,11 @@ def PadInPlace : Pass<"tfrt-pad-in-place", "mlir::func::FuncOp"> {
   let summary = "Let the producer of a padded tensor write its interior";
   let description = [{
     On tensors: a `tensor.pad` with static sizes and a constant padding value
-    whose source has no other use and is the result of a linalg op that does
-    not read its init (an elementwise op, a conv's activation epilogue)
+    whose source is the result of a linalg op that does not read its init
+    (an elementwise op, a conv's activation epilogue) and has no other use
+    than as an input of all-parallel linalg ops (which then read it in the
+    padded buffer's interior: det's FPN maps, upsampled beside their 3x3
+    conv; not convolutions, whose 1x1 form needs a contiguous input)
     becomes: a `bufferization.alloc_tensor` of the padded shape (not a
     `tensor.empty`, which CSE would merge with another pad's of the same
     shape, and bufferization then copy whole) whose border slabs (low and

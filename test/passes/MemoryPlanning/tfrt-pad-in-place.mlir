@@ -44,8 +44,9 @@ func.func @relu_then_pad(%x: tensor<1x8x16x16xf32>) -> tensor<1x8x18x17xf32> {
 
 #m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 
-// Left alone: a source with another use, a producer that reads its init
-// (an accumulation), and a source that is a function argument.
+// Left alone: a source with another use that is not a linalg op's input
+// (here the return), a producer that reads its init (an accumulation), and
+// a source that is a function argument.
 // CHECK-LABEL: func.func @kept
 // CHECK-COUNT-3: tensor.pad
 func.func @kept(%x: tensor<1x8x16x16xf32>, %acc: tensor<1x8x16x16xf32>) -> (tensor<1x8x18x18xf32>, tensor<1x8x16x16xf32>, tensor<1x8x18x18xf32>, tensor<1x8x18x18xf32>) {
@@ -147,4 +148,71 @@ func.func @two_pads(%x: tensor<1x8x16x16xf32>, %y: tensor<1x8x16x16xf32>) -> (te
     tensor.yield %zero : f32
   } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
   return %p, %q : tensor<1x8x18x18xf32>, tensor<1x8x18x18xf32>
+}
+
+// -----
+
+#m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#up = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3 floordiv 2)>
+
+// A source that an all-parallel op also reads (a nearest upsampling, as
+// det's FPN maps are read beside their 3x3 conv): the producer still
+// writes the padded tensor's interior, and the other reader reads the
+// value from there.
+// CHECK-LABEL: func.func @parallel_reader
+// CHECK: %[[E:.*]] = bufferization.alloc_tensor() : tensor<1x8x18x18xf32>
+// CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 8, 16, 16] [1, 1, 1, 1]
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} outs(%[[IN]] : tensor<1x8x16x16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[A]] : tensor<1x8x16x16xf32>) outs(%{{.*}} : tensor<1x8x32x32xf32>)
+// CHECK-NOT: tensor.pad
+func.func @parallel_reader(%x: tensor<1x8x16x16xf32>) -> (tensor<1x8x18x18xf32>, tensor<1x8x32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16x16xf32>
+  %a = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16x16xf32>) outs(%e : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %e2 = tensor.empty() : tensor<1x8x32x32xf32>
+  %u = linalg.generic {indexing_maps = [#up, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<1x8x16x16xf32>) outs(%e2 : tensor<1x8x32x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x32x32xf32>
+  %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  return %p, %u : tensor<1x8x18x18xf32>, tensor<1x8x32x32xf32>
+}
+
+// -----
+
+#m = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#x = affine_map<(n, m, h, w, c) -> (n, c, h, w)>
+#w = affine_map<(n, m, h, w, c) -> (m, c)>
+#o = affine_map<(n, m, h, w, c) -> (n, m, h, w)>
+
+// A source that a reduction (a 1x1 conv, later a matrix product over the
+// collapsed map that needs it contiguous) also reads: the pad is left alone.
+// CHECK-LABEL: func.func @conv_reader
+// CHECK: tensor.pad
+func.func @conv_reader(%x: tensor<1x8x16x16xf32>, %wt: tensor<4x8xf32>, %acc: tensor<1x4x16x16xf32>) -> (tensor<1x8x18x18xf32>, tensor<1x4x16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16x16xf32>
+  %a = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16x16xf32>) outs(%e : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %c = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %wt : tensor<1x8x16x16xf32>, tensor<4x8xf32>) outs(%acc : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %wv: f32, %out: f32):
+    %p = arith.mulf %in, %wv : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x16x16xf32>
+  %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  return %p, %c : tensor<1x8x18x18xf32>, tensor<1x4x16x16xf32>
 }
