@@ -11,7 +11,6 @@
 #include "passes/MemoryPlanning/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
