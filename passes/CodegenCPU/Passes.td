@@ -715,6 +715,14 @@ def SeedConvTiles : Pass<"tfrt-seed-conv-tiles", "mlir::func::FuncOp"> {
     that wrote the bias goes (PP-OCRv4 det's 96->24 3x3 convs on 160x160:
     one 2.5 MB launch each).
 
+    When such a conv's final value (the loops' result, or the result of the
+    `scf.forall` whose chunks they compute) has one user, an all-parallel
+    `linalg.generic` reading just it through identity maps into an init it
+    does not read, whose body is unary float arithmetic on it and scalar
+    constants (a ReLU), the tiles of the last input-channel block apply
+    that body to their accumulators before they write them, and the
+    consumer's own pass over the output goes (det's Relu.10 after Conv.61).
+
     Before: `%acc = vector.transfer_read %out[%c0, %m, %oh, %ow]` with
     `%out` from a bias broadcast through the loops' iter_args.
     After: `%acc = scf.if (%cb == 0) { bias[%m..] broadcast } else {
@@ -724,6 +732,8 @@ def SeedConvTiles : Pass<"tfrt-seed-conv-tiles", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numSeeded", "seeded-tiles",
               "register tiles that start from their fill value or bias">,
+    Statistic<"numEpilogues", "tile-epilogues",
+              "register tiles that apply their elementwise consumer">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",

@@ -14,9 +14,11 @@
 
 #include "passes/CodegenCPU/ChannelInit.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
@@ -35,6 +37,8 @@ namespace {
 /// tap loop), whose result is written back to the same place.
 struct AccRead {
   vector::TransferReadOp read;
+  /// The write of the tap loop's result back to the same place.
+  vector::TransferWriteOp write;
   /// The loops whose iter_args carry the output tensor, innermost first.
   SmallVector<scf::ForOp> chain;
   unsigned topArg; // the iter_arg of chain.back() that carries it
@@ -71,7 +75,7 @@ std::optional<AccRead> matchAccRead(vector::TransferReadOp read) {
       write.getPermutationMap() != read.getPermutationMap())
     return std::nullopt;
   // Up the iter_args that carry the output tensor.
-  AccRead r{read, {}, 0};
+  AccRead r{read, write, {}, 0};
   Value v = read.getBase();
   while (auto arg = dyn_cast<BlockArgument>(v)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
@@ -96,6 +100,61 @@ bool dependsOn(Value v, Value iv) {
     return false;
   return llvm::any_of(def->getOperands(),
                       [&](Value o) { return dependsOn(o, iv); });
+}
+
+/// The elementwise consumer that the tiles of the last input-channel block
+/// can apply before they write: the only user of the conv's final value
+/// `result`, an all-parallel linalg.generic reading just it through an
+/// identity map into an init of the same type it does not read, whose body
+/// is a chain of unary float arithmetic on it and scalar constants (det's
+/// ReLU after its last 3x3 conv). Null otherwise.
+linalg::GenericOp tileEpilogue(Value result) {
+  if (!result.hasOneUse())
+    return nullptr;
+  auto g = dyn_cast<linalg::GenericOp>(*result.user_begin());
+  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
+      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 0 ||
+      g.getInputs()[0] != result ||
+      g->getResult(0).getType() != result.getType())
+    return nullptr;
+  for (AffineMap m : g.getIndexingMapsArray())
+    if (!m.isIdentity())
+      return nullptr;
+  if (g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
+    return nullptr;
+  Block &body = g.getRegion().front();
+  for (Operation &op : body.without_terminator()) {
+    if (!isa<arith::MaximumFOp, arith::MinimumFOp, arith::AddFOp, arith::SubFOp,
+             arith::MulFOp, arith::DivFOp, arith::NegFOp>(op) ||
+        op.getNumResults() != 1)
+      return nullptr;
+    for (Value v : op.getOperands()) {
+      if (v == body.getArgument(0) ||
+          (v.getDefiningOp() && v.getDefiningOp()->getBlock() == &body))
+        continue;
+      if (!v.getDefiningOp<arith::ConstantOp>())
+        return nullptr;
+    }
+  }
+  return g;
+}
+
+/// `g`'s body on the vector `acc`: its ops on vectors, scalar constants
+/// broadcast.
+Value applyBody(OpBuilder &b, Location loc, linalg::GenericOp g, Value acc) {
+  auto vt = cast<VectorType>(acc.getType());
+  Block &body = g.getRegion().front();
+  IRMapping map;
+  map.map(body.getArgument(0), acc);
+  for (Operation &op : body.without_terminator()) {
+    for (Value v : op.getOperands())
+      if (!map.contains(v))
+        map.map(v, vector::BroadcastOp::create(b, loc, vt, v));
+    Operation *c = b.clone(op, map);
+    c->getResult(0).setType(vt);
+    map.map(op.getResult(0), c->getResult(0));
+  }
+  return map.lookup(body.getTerminator()->getOperand(0));
 }
 
 /// Whether every reader of the output tensor that `top` carries in its
@@ -237,6 +296,56 @@ struct SeedConvTilesPass
       }
       if (producer && isOpTriviallyDead(producer))
         rewriter.eraseOp(producer);
+
+      // The conv's final value: the outermost loop's result, or the result
+      // of the scf.forall whose chunks it computes.
+      Value result = top->getResult(arg);
+      if (result.hasOneUse())
+        if (auto insert =
+                dyn_cast<tensor::ParallelInsertSliceOp>(*result.user_begin()))
+          if (auto a = dyn_cast<BlockArgument>(insert.getDest()))
+            if (auto forall =
+                    dyn_cast<scf::ForallOp>(a.getOwner()->getParentOp()))
+              result = forall.getTiedOpResult(forall.getTiedOpOperand(a));
+      linalg::GenericOp epilogue = tileEpilogue(result);
+      std::optional<int64_t> lb = getConstantIntValue(top.getLowerBound());
+      std::optional<int64_t> ub = getConstantIntValue(top.getUpperBound());
+      std::optional<int64_t> step = getConstantIntValue(top.getStep());
+      if (!epilogue || !lb || !ub || !step || *step <= 0 || *ub <= *lb ||
+          (*ub - *lb) % *step)
+        continue;
+      // The last block (or every tile of one sweep) applies it before the
+      // write; the consumer's own pass over the output goes.
+      for (AccRead &r : reads) {
+        vector::TransferWriteOp write = r.write;
+        Location loc = write.getLoc();
+        bool blocks = llvm::none_of(write.getIndices(),
+                                    [&](Value i) { return dependsOn(i, iv); });
+        rewriter.setInsertionPoint(write);
+        Value acc = write.getVector();
+        Value out;
+        if (!blocks) {
+          out = applyBody(rewriter, loc, epilogue, acc);
+        } else {
+          Value lastIv =
+              arith::ConstantIndexOp::create(rewriter, loc, *ub - *step);
+          Value last = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, iv, lastIv);
+          auto ifOp = scf::IfOp::create(
+              rewriter, loc, last,
+              [&](OpBuilder &b, Location l) {
+                scf::YieldOp::create(b, l, applyBody(b, l, epilogue, acc));
+              },
+              [&](OpBuilder &b, Location l) {
+                scf::YieldOp::create(b, l, acc);
+              });
+          out = ifOp.getResult(0);
+        }
+        rewriter.modifyOpInPlace(
+            write, [&] { write.getValueToStoreMutable().set(out); });
+        ++numEpilogues;
+      }
+      rewriter.replaceOp(epilogue, result);
     }
   }
 };
