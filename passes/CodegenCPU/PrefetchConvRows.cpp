@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/CodegenCPU/RegisterTile.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -37,10 +38,7 @@ scf::ForOp tapLoop(Operation *op, Value iv) {
        loop = loop->getParentOfType<scf::ForOp>()) {
     if (loop.getInductionVar() != iv)
       continue;
-    if (loop.getNumRegionIterArgs() == 0 ||
-        llvm::any_of(loop.getRegionIterArgs(), [](BlockArgument arg) {
-          return !isa<VectorType>(arg.getType());
-        }))
+    if (!tfrt::codegen::carriesOnlyVectors(loop))
       return {};
     std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());

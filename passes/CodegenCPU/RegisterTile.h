@@ -11,6 +11,7 @@
 #ifndef TFRT_PASSES_CODEGENCPU_REGISTERTILE_H
 #define TFRT_PASSES_CODEGENCPU_REGISTERTILE_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
 
@@ -21,6 +22,16 @@
 #include <cstdint>
 
 namespace tfrt::codegen {
+
+/// Whether `loop` carries register-tile accumulators: it has iter_args and
+/// all of them are vectors (a tile's K loop or tap loop after the
+/// accumulator hoisting).
+inline bool carriesOnlyVectors(mlir::scf::ForOp loop) {
+  return loop.getNumRegionIterArgs() != 0 &&
+         llvm::all_of(loop.getRegionIterArgs(), [](mlir::BlockArgument arg) {
+           return mlir::isa<mlir::VectorType>(arg.getType());
+         });
+}
 
 /// The target's vector registers (the passes' vector-bits and
 /// vector-registers options): AVX-512 512 bits x 32, AVX2 256 x 16, SSE

@@ -13,6 +13,7 @@
 #include "passes/CodegenCPU/Passes.h"
 
 #include "passes/CodegenCPU/ChannelInit.h"
+#include "passes/CodegenCPU/RegisterTile.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -42,6 +43,10 @@ struct AccRead {
   /// The loops whose iter_args carry the output tensor, innermost first.
   SmallVector<scf::ForOp> chain;
   unsigned topArg; // the iter_arg of chain.back() that carries it
+  /// Whether the outermost loop leaves the tile where it is (a loop over
+  /// input-channel blocks): only its first iteration starts from the init,
+  /// only its last one finishes the values.
+  bool blocks = false;
 };
 
 std::optional<AccRead> matchAccRead(vector::TransferReadOp read) {
@@ -61,9 +66,7 @@ std::optional<AccRead> matchAccRead(vector::TransferReadOp read) {
   OpOperand &use = *read->use_begin();
   auto tap = dyn_cast<scf::ForOp>(use.getOwner());
   if (!tap || use.getOperandNumber() < tap.getNumControlOperands() ||
-      llvm::any_of(tap.getRegionIterArgs(), [](BlockArgument a) {
-        return !isa<VectorType>(a.getType());
-      }))
+      !tfrt::codegen::carriesOnlyVectors(tap))
     return std::nullopt;
   unsigned resultNo = use.getOperandNumber() - tap.getNumControlOperands();
   Value result = tap->getResult(resultNo);
@@ -75,7 +78,7 @@ std::optional<AccRead> matchAccRead(vector::TransferReadOp read) {
       write.getPermutationMap() != read.getPermutationMap())
     return std::nullopt;
   // Up the iter_args that carry the output tensor.
-  AccRead r{read, write, {}, 0};
+  AccRead r{read, write, {}, 0, false};
   Value v = read.getBase();
   while (auto arg = dyn_cast<BlockArgument>(v)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
@@ -157,6 +160,28 @@ Value applyBody(OpBuilder &b, Location loc, linalg::GenericOp g, Value acc) {
   return map.lookup(body.getTerminator()->getOperand(0));
 }
 
+/// The scf.forall whose shared output `v` is, if any.
+scf::ForallOp sharedOutputOf(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
+             : scf::ForallOp();
+}
+
+/// `then` when the loop variable `iv` equals `at`, else `otherwise`, as an
+/// scf.if yielding one value.
+Value atIteration(OpBuilder &b, Location loc, Value iv, Value at,
+                  function_ref<Value(OpBuilder &, Location)> then,
+                  function_ref<Value(OpBuilder &, Location)> otherwise) {
+  Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, iv, at);
+  auto ifOp = scf::IfOp::create(
+      b, loc, cond,
+      [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, then(b, l)); },
+      [&](OpBuilder &b, Location l) {
+        scf::YieldOp::create(b, l, otherwise(b, l));
+      });
+  return ifOp.getResult(0);
+}
+
 /// Whether every reader of the output tensor that `top` carries in its
 /// iter_arg `arg` is one of `reads`: following the tensor through nested
 /// loops' iter_args and results and through vector.transfer_write, only
@@ -221,6 +246,8 @@ struct SeedConvTilesPass
       bool ok = true;
       for (AccRead &r : reads) {
         readOps.insert(r.read);
+        r.blocks = llvm::none_of(r.read.getIndices(),
+                                 [&](Value i) { return dependsOn(i, iv); });
         // Every loop below the outermost must move the tile: a second loop
         // that revisits it would accumulate across its iterations too.
         ok &= r.topArg == arg &&
@@ -237,11 +264,10 @@ struct SeedConvTilesPass
       // its shared output: dead once the tiles no longer read it.
       Operation *producer = init.getDefiningOp();
       if (auto slice = init.getDefiningOp<tensor::ExtractSliceOp>())
-        if (auto a = dyn_cast<BlockArgument>(slice.getSource()))
-          if (auto forall =
-                  dyn_cast<scf::ForallOp>(a.getOwner()->getParentOp()))
-            if (OpOperand *shared = forall.getTiedOpOperand(a))
-              producer = shared->get().getDefiningOp();
+        if (scf::ForallOp forall = sharedOutputOf(slice.getSource()))
+          if (OpOperand *shared = forall.getTiedOpOperand(
+                  cast<BlockArgument>(slice.getSource())))
+            producer = shared->get().getDefiningOp();
       Value dest;
       std::optional<tfrt::codegen::InitStart> start =
           tfrt::codegen::takeChannelInit(rewriter, top, init, dest);
@@ -250,15 +276,12 @@ struct SeedConvTilesPass
       if (dest != init)
         rewriter.modifyOpInPlace(
             top, [&] { top.getInitArgsMutable()[arg].set(dest); });
-      // The outermost loop is a block of input channels when it does not
-      // move the tile: only its first iteration starts from the bias.
+      // Under input-channel blocks only the first block starts from it.
       for (AccRead &r : reads) {
         vector::TransferReadOp read = r.read;
-        bool blocks = llvm::none_of(read.getIndices(),
-                                    [&](Value i) { return dependsOn(i, iv); });
         Location loc = read.getLoc();
         VectorType vt = read.getVectorType();
-        auto seed = [&](OpBuilder &b) -> Value {
+        auto seed = [&](OpBuilder &b, Location) -> Value {
           if (!start->bias)
             return vector::BroadcastOp::create(b, loc, vt, start->scalar);
           Value ch = read.getIndices()[1];
@@ -274,23 +297,14 @@ struct SeedConvTilesPass
                                                 ArrayRef<bool>{true, true});
         };
         rewriter.setInsertionPoint(read);
-        Value replacement;
-        if (!blocks) {
-          replacement = seed(rewriter);
-        } else {
-          Value first = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, iv, top.getLowerBound());
-          auto ifOp = scf::IfOp::create(
-              rewriter, loc, first,
-              [&](OpBuilder &b, Location l) {
-                scf::YieldOp::create(b, l, seed(b));
-              },
-              [&](OpBuilder &b, Location l) {
-                Operation *clone = b.clone(*read.getOperation());
-                scf::YieldOp::create(b, l, clone->getResult(0));
-              });
-          replacement = ifOp.getResult(0);
-        }
+        Value replacement =
+            !r.blocks
+                ? seed(rewriter, loc)
+                : atIteration(
+                      rewriter, loc, iv, top.getLowerBound(), seed,
+                      [&](OpBuilder &b, Location) {
+                        return b.clone(*read.getOperation())->getResult(0);
+                      });
         rewriter.replaceOp(read, replacement);
         ++numSeeded;
       }
@@ -303,10 +317,9 @@ struct SeedConvTilesPass
       if (result.hasOneUse())
         if (auto insert =
                 dyn_cast<tensor::ParallelInsertSliceOp>(*result.user_begin()))
-          if (auto a = dyn_cast<BlockArgument>(insert.getDest()))
-            if (auto forall =
-                    dyn_cast<scf::ForallOp>(a.getOwner()->getParentOp()))
-              result = forall.getTiedOpResult(forall.getTiedOpOperand(a));
+          if (scf::ForallOp forall = sharedOutputOf(insert.getDest()))
+            result = forall.getTiedOpResult(
+                forall.getTiedOpOperand(cast<BlockArgument>(insert.getDest())));
       linalg::GenericOp epilogue = tileEpilogue(result);
       std::optional<int64_t> lb = getConstantIntValue(top.getLowerBound());
       std::optional<int64_t> ub = getConstantIntValue(top.getUpperBound());
@@ -319,27 +332,19 @@ struct SeedConvTilesPass
       for (AccRead &r : reads) {
         vector::TransferWriteOp write = r.write;
         Location loc = write.getLoc();
-        bool blocks = llvm::none_of(write.getIndices(),
-                                    [&](Value i) { return dependsOn(i, iv); });
         rewriter.setInsertionPoint(write);
         Value acc = write.getVector();
+        auto apply = [&](OpBuilder &b, Location l) {
+          return applyBody(b, l, epilogue, acc);
+        };
         Value out;
-        if (!blocks) {
-          out = applyBody(rewriter, loc, epilogue, acc);
+        if (!r.blocks) {
+          out = apply(rewriter, loc);
         } else {
           Value lastIv =
               arith::ConstantIndexOp::create(rewriter, loc, *ub - *step);
-          Value last = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, iv, lastIv);
-          auto ifOp = scf::IfOp::create(
-              rewriter, loc, last,
-              [&](OpBuilder &b, Location l) {
-                scf::YieldOp::create(b, l, applyBody(b, l, epilogue, acc));
-              },
-              [&](OpBuilder &b, Location l) {
-                scf::YieldOp::create(b, l, acc);
-              });
-          out = ifOp.getResult(0);
+          out = atIteration(rewriter, loc, iv, lastIv, apply,
+                            [&](OpBuilder &, Location) { return acc; });
         }
         rewriter.modifyOpInPlace(
             write, [&] { write.getValueToStoreMutable().set(out); });

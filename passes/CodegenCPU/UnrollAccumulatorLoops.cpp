@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/CodegenCPU/RegisterTile.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -31,11 +32,8 @@ constexpr int64_t kMaxBodyOps = 64;
 /// only, a flat body (no nested regions) of at most kMaxBodyOps ops with
 /// exactly one vector.contract, which accumulates into an iter_arg.
 bool isAccumulatorLoop(scf::ForOp loop) {
-  if (loop.getNumRegionIterArgs() == 0)
+  if (!tfrt::codegen::carriesOnlyVectors(loop))
     return false;
-  for (Value arg : loop.getRegionIterArgs())
-    if (!isa<VectorType>(arg.getType()))
-      return false;
   vector::ContractionOp contract;
   int64_t ops = 0;
   for (Operation &op : *loop.getBody()) {
