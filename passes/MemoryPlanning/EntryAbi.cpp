@@ -8,6 +8,7 @@
 
 #include "passes/MemoryPlanning/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
@@ -44,6 +45,33 @@ struct EntryAbiPass : public tfrt::impl::EntryAbiBase<EntryAbiPass> {
     if (tensor.getNumElements() == 0)
       return MemRefType::get({0}, IntegerType::get(t.getContext(), 8));
     return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  }
+
+  /// For `value` a static reshape of a tensor `src`, `src` and the reshape
+  /// of the buffer `out` (identity layout) that has its shape, created at
+  /// `b`'s insertion point.
+  static std::optional<std::pair<Value, Value>>
+  peelReshape(OpBuilder &b, Value value, Value out) {
+    auto outType = cast<MemRefType>(out.getType());
+    if (!outType.getLayout().isIdentity())
+      return std::nullopt;
+    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
+      RankedTensorType src = collapse.getSrcType();
+      if (!src.hasStaticShape())
+        return std::nullopt;
+      Value expanded = memref::ExpandShapeOp::create(
+          b, collapse.getLoc(), src.getShape(), out,
+          collapse.getReassociationIndices());
+      return std::make_pair(collapse.getSrc(), expanded);
+    }
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+      if (!expand.getSrcType().hasStaticShape())
+        return std::nullopt;
+      Value collapsed = memref::CollapseShapeOp::create(
+          b, expand.getLoc(), out, expand.getReassociationIndices());
+      return std::make_pair(expand.getSrc(), collapsed);
+    }
+    return std::nullopt;
   }
 
   static bool isEmpty(Type t) {
@@ -104,15 +132,25 @@ struct EntryAbiPass : public tfrt::impl::EntryAbiBase<EntryAbiPass> {
     for (unsigned i = 0; i < numOut; ++i)
       outArgs.push_back(body.addArgument(argTypes[numIn + i], func.getLoc()));
 
-    b.setInsertionPoint(ret);
     for (auto [value, out] : llvm::zip(ret.getOperands(), outArgs)) {
       if (isEmpty(value.getType()))
         continue;
+      // A result that is a reshape of another tensor is materialised by
+      // writing that tensor into the same reshape of the caller's buffer,
+      // so that the producer can write there (empty-tensor elimination
+      // stops at reshapes, and the result would be copied out).
+      b.setInsertionPointAfterValue(out);
+      while (auto shaped = peelReshape(b, value, out)) {
+        value = shaped->first;
+        out = shaped->second;
+      }
+      b.setInsertionPoint(ret);
       auto m = bufferization::MaterializeInDestinationOp::create(
           b, ret.getLoc(), TypeRange{}, value, out);
       m.setRestrict(true);
       m.setWritable(true);
     }
+    b.setInsertionPoint(ret);
     func::ReturnOp::create(b, ret.getLoc());
     ret.erase();
 

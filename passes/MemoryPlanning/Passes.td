@@ -22,6 +22,11 @@ def EntryAbi : Pass<"tfrt-entry-abi", "mlir::ModuleOp"> {
     buffers. Arguments keep their `graph.name` and get `tfrt.io = "input"` or
     `"output"`. All shapes must be static. Tensors without elements have
     nothing to read or write; their buffers become opaque `memref<0xi8>`.
+    A result that is a `tensor.collapse_shape` or `tensor.expand_shape` of
+    another tensor is materialised as that tensor into the inverse reshape
+    of its output buffer, so that its producer can write the caller's
+    buffer directly (empty-tensor elimination does not look through
+    reshapes).
 
     Before:
     ```mlir
