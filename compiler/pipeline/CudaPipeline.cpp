@@ -37,7 +37,8 @@ void buildKernelFormation(OpPassManager &pm,
   // One parallel loop nest per linalg op, output-contiguous dim last.
   addUpstream(pm, "func.func(linalg-generalize-named-ops)");
   pm.addNestedPass<func::FuncOp>(tfrt::createParallelDimsFirst());
-  addUpstream(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize,cse");
+  addUpstream(pm,
+              "func.func(convert-linalg-to-parallel-loops),canonicalize,cse");
   tfrt::MapToGpuOptions map;
   map.blockSize = cuda.blockSize;
   pm.addNestedPass<func::FuncOp>(tfrt::createMapToGpu(map));
@@ -59,14 +60,18 @@ void tfrt::buildCudaPipeline(OpPassManager &pm, const PipelineOptions &opts,
   // Weights become views of the device workspace.
   pm.addPass(createExternalizeConstants());
   buildKernelFormation(pm, cuda);
-  addUpstream(pm, "gpu-kernel-outlining,tfrt-cuda-merge-kernel-modules,canonicalize,cse");
+  addUpstream(
+      pm,
+      "gpu-kernel-outlining,tfrt-cuda-merge-kernel-modules,canonicalize,cse");
   // Kernels take the function's buffers as bare pointers (views are
   // recomputed inside them), matching the host's bare-pointer convention.
   // Device code: exact f32 math (libdevice), no approximations.
-  addUpstream(pm, "gpu.module(expand-strided-metadata,lower-affine,"
-                  "convert-scf-to-cf,"
-                  "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},canonicalize,cse,"
-                  "reconcile-unrealized-casts)");
+  addUpstream(
+      pm,
+      "gpu.module(expand-strided-metadata,lower-affine,"
+      "convert-scf-to-cf,"
+      "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},canonicalize,cse,"
+      "reconcile-unrealized-casts)");
   SerializeOptions ser;
   ser.chips.assign(cuda.archs.begin(), cuda.archs.end());
   ser.cudaPath = cuda.cudaPath;
@@ -74,15 +79,14 @@ void tfrt::buildCudaPipeline(OpPassManager &pm, const PipelineOptions &opts,
   ser.optLevel = 3;
   pm.addPass(createSerialize(ser));
   // Host code: launches only (all buffers are device memory).
-  addUpstream(pm,
-              "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-              "canonicalize,cse,"
-              "gpu-to-llvm{use-bare-pointers-for-host=1 "
-              "use-bare-pointers-for-kernels=1},"
-              "finalize-memref-to-llvm,convert-arith-to-llvm,"
-              "convert-index-to-llvm,convert-cf-to-llvm,"
-              "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-              "convert-ub-to-llvm,reconcile-unrealized-casts,canonicalize");
+  addUpstream(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+                  "canonicalize,cse,"
+                  "gpu-to-llvm{use-bare-pointers-for-host=1 "
+                  "use-bare-pointers-for-kernels=1},"
+                  "finalize-memref-to-llvm,convert-arith-to-llvm,"
+                  "convert-index-to-llvm,convert-cf-to-llvm,"
+                  "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+                  "convert-ub-to-llvm,reconcile-unrealized-casts,canonicalize");
 }
 
 namespace {

@@ -68,6 +68,9 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
   if (opts.optLevel >= 1 && opts.cpuKernels) {
     pm.addNestedPass<func::FuncOp>(createSplitConvPhases());
     pm.addNestedPass<func::FuncOp>(createPadInPlace());
+    // The products' 8 x 32 register tiles need 16 of 32 zmm registers.
+    if (opts.winograd && opts.vectorBits >= 512 && opts.vectorRegisters >= 32)
+      pm.addNestedPass<func::FuncOp>(createWinogradConv());
   }
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;

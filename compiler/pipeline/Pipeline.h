@@ -88,6 +88,9 @@ struct PipelineOptions {
   /// Windowed conv register tiles on the rows-outer input prefetch the input
   /// row this many rows below each tap's (tfrt-prefetch-conv-rows; 0: off).
   int64_t convPrefetchRows = 1;
+  /// 3x3 stride-1 convolutions with enough input channels run as Winograd
+  /// F(2x2, 3x3) (tfrt-winograd-conv; targets with 32 512-bit registers).
+  bool winograd = true;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

@@ -310,6 +310,64 @@ def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def WinogradConv : Pass<"tfrt-winograd-conv", "mlir::func::FuncOp"> {
+  let summary = "Run 3x3 stride-1 convolutions as Winograd F(2x2, 3x3)";
+  let description = [{
+    On tensors, after `tfrt-split-conv-phases` and before the async tiling:
+    a dense 3x3 convolution generic with stride and dilation 1 on the
+    rows-outer input `[1, H + 2, C, W + 2]` (read at `(0, oh + kh, c, ow +
+    kw)`, padding included), constant weights `[M, C, 3, 3]`, at least
+    `min-channels` input channels, M a multiple of 8, output rows a
+    multiple of 4 and output columns of 32, is replaced by Winograd's
+    minimal filtering F(2x2, 3x3): each 2x2 block of outputs (a tile) comes
+    from the 4x4 input patch d as `A^T [(G g G^T) . (B^T d B)] A`, with 16
+    multiplications per tile and channel pair instead of 36.
+
+    The weights are transformed here (`U = G g G^T`, a constant `[M, C,
+    16]`). The output rows go into an `scf.forall` of at most `max-chunks`
+    chunks (each with its own scratch: one workspace slot per chunk, 245
+    KB for C = 96, M = 24), and each chunk into blocks of 2 x 16 tiles (4
+    output rows, 32 columns): for every channel, the input transform of the
+    block's 32 patches (vectors of 16 tiles; the even and odd columns of 32
+    floats split by `vector.deinterleave`) into `V[16, C, 32]`; the 16
+    products `M[p, m, t] = sum_c U[m, c, p] V[p, c, t]` as 8 x 32 register
+    tiles (`vector.contract`, which tfrt-pack-weight-tiles, tfrt-unroll-
+    accumulator-loops and tfrt-lower-vectors treat as the matmul tiles);
+    and the output transform, whose two columns per tile are put back in
+    order by `vector.interleave`. The outputs start from the conv's init:
+    from the scalar or bias element when that init is a fill or the graph
+    lowering's bias broadcast (the init is then not computed), else read.
+    Rounding differs from the direct sum (the transforms add and subtract
+    inputs and partial products): on det's 96->24 convs on 160x160 the
+    largest difference to the direct conv was 3e-6 of the largest output.
+    The pipeline runs it only for targets with 32 vector registers of 512
+    bits (the products' 8 x 32 tile).
+
+    Before: `linalg.generic` reading `tensor<1x162x96x162xf32>` at `(d0, d2
+    + d5, d4, d3 + d6)` with a constant `tensor<24x96x3x3xf32>`, into
+    `tensor<1x24x160x160xf32>`.
+    After: `scf.forall` of 4 chunks, each `scf.for` over blocks around the
+    three phases.
+  }];
+  let options = [
+    Option<"minChannels", "min-channels", "int64_t", /*default=*/"32",
+           "Input channels from which a conv is transformed">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"4",
+           "Parallel chunks of output rows (each has its own scratch)">,
+    Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"524288",
+           "Most bytes of a block's transformed input (16 x C x 32 floats); "
+           "convolutions with more input channels stay direct">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numConvs", "num-convs", "Convolutions run as Winograd F(2x2, 3x3)">,
+  ];
+}
+
 def VectorizeConv : Pass<"tfrt-vectorize-conv", "mlir::func::FuncOp"> {
   let summary = "Register-tile dense NCHW convolutions and vectorize them";
   let description = [{

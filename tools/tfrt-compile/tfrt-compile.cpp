@@ -182,6 +182,12 @@ cl::opt<unsigned> convPrefetchRowsOpt(
              "input prefetch, with each tap's input rows, the rows N further "
              "down (default 1; 0: no prefetches)"),
     cl::init(1), cl::cat(category));
+cl::opt<bool> winogradOpt(
+    "winograd",
+    cl::desc("Run 3x3 stride-1 convolutions with at least 32 input channels "
+             "as Winograd F(2x2, 3x3) on targets with 32 512-bit vector "
+             "registers (default on; =false: direct register tiles)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -515,6 +521,7 @@ int main(int argc, char **argv) {
   popts.flushDenormals = flushDenormalsOpt;
   popts.fuseEpilogues = fuseEpiloguesOpt;
   popts.convPrefetchRows = convPrefetchRowsOpt;
+  popts.winograd = winogradOpt;
   popts.fusionRemarks = fusionReportOpt;
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);

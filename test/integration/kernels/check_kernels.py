@@ -5,7 +5,8 @@ Builds one-node ONNX Conv models whose shapes select particular kernels of
 tfrt-vectorize-conv (image stems: stride-2 3x3 convolutions with up to four
 input channels, with and without parallel chunks, odd sizes, no top padding;
 a stem shape that keeps the phase split; stride-1 3x3 convolutions whose
-input channels go in blocks), and nearest upsamplings fused
+input channels go in blocks) and of tfrt-winograd-conv, and nearest
+upsamplings fused
 into an elementwise consumer (integer factors 2, 2x3 and 8, which read their
 input at `o floordiv f` and go through tfrt-split-repeated-dims, and a
 1.5x2 one that keeps the index tables), and MatMuls that select particular
@@ -48,6 +49,11 @@ CASES = {
     "conv3x3_96to24_160x160_rows_outer_blocks": (96, 24, 160, 160, [1, 1, 1, 1], 1),
     "conv3x3_96to24_40x40_flat_blocks": (96, 24, 40, 40, [1, 1, 1, 1], 1),
     "conv3x3_72to16_20x20_flat_blocks_of_12": (72, 16, 20, 20, [1, 1, 1, 1], 1),
+    # Winograd F(2x2, 3x3) (tfrt-winograd-conv, AVX-512 targets; the 160x160
+    # case above is one too): 40 tiles per row, the last block of 16 masked
+    # at the row's end; 32 tiles per row on 36 rows (9 blocks, 3 chunks).
+    "winograd_96to24_80x80_masked_tail": (96, 24, 80, 80, [1, 1, 1, 1], 1),
+    "winograd_32to8_36x64_chunks": (32, 8, 36, 64, [1, 1, 1, 1], 1),
 }
 
 
