@@ -75,6 +75,12 @@ __attribute__((noinline)) static void direct(const float *in, const float *wp,
 }
 
 static float V[16][C][T] __attribute__((aligned(64)));
+#ifdef PHASES
+static double phase[3];
+#define MARK(i) do { double t1 = now(); phase[i] += t1 - tp; tp = t1; } while (0)
+#else
+#define MARK(i) do { } while (0)
+#endif
 static float Mx[16][M][T] __attribute__((aligned(64)));
 
 // U packed as [16][M / 8][C][8].
@@ -88,6 +94,8 @@ __attribute__((noinline)) static void winograd(const float *in, const float *u,
                                       17, 1, 16, 0);
   const __m512i hi = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11,
                                       26, 10, 25, 9, 24, 8);
+  double tp = now();
+  (void)tp;
   for (int th0 = 0; th0 < H / 2; th0 += TR) {
     // Input transform.
     for (int tr = 0; tr < TR; tr++)
@@ -116,6 +124,7 @@ __attribute__((noinline)) static void winograd(const float *in, const float *u,
             _mm512_store_ps(&V[12 + j][c][t], _mm512_sub_ps(r[1][j], r[3][j]));
           }
         }
+    MARK(0);
     // 16 products, 8 output channels x 32 tiles per register tile.
     for (int xi = 0; xi < 16; xi++)
       for (int t = 0; t < T; t += 32)
@@ -139,6 +148,7 @@ __attribute__((noinline)) static void winograd(const float *in, const float *u,
             _mm512_store_ps(&Mx[xi][mt * 8 + r][t + 16], acc[r][1]);
           }
         }
+    MARK(1);
     // Output transform.
     for (int m = 0; m < M; m++)
       for (int tr = 0; tr < TR; tr++)
@@ -162,6 +172,7 @@ __attribute__((noinline)) static void winograd(const float *in, const float *u,
             _mm512_storeu_ps(o + 16, _mm512_permutex2var_ps(y0, hi, y1));
           }
         }
+    MARK(2);
   }
 }
 
@@ -242,6 +253,12 @@ int main(int argc, char **argv) {
       printf("  paired %.3f", ratio[iterations / 2]);
     printf("\n");
   }
+#ifdef PHASES
+  printf("phases per call: input transform %.3f ms, products %.3f ms, output "
+         "transform %.3f ms\n",
+         phase[0] * 1e3 / (iterations + 2), phase[1] * 1e3 / (iterations + 2),
+         phase[2] * 1e3 / (iterations + 2));
+#endif
   printf("max |direct - winograd| = %.3g (largest output %.3g)\n", maxDiff,
          maxOut);
   return 0;
