@@ -53,8 +53,7 @@ void tfrt::buildGraphPipeline(OpPassManager &pm, const PipelineOptions &opts) {
     pm.addNestedPass<func::FuncOp>(createProfileTagOps());
 }
 
-void tfrt::buildLinalgPipeline(OpPassManager &pm,
-                               const PipelineOptions &opts) {
+void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addNestedPass<func::FuncOp>(createLowerGraphToLinalg());
   addUpstream(pm, "canonicalize,cse");
   if (opts.optLevel >= 1) {
@@ -69,8 +68,11 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createSplitConvPhases());
     pm.addNestedPass<func::FuncOp>(createPadInPlace());
     // The products' 8 x 32 register tiles need 16 of 32 zmm registers.
-    if (opts.winograd && opts.vectorBits >= 512 && opts.vectorRegisters >= 32)
-      pm.addNestedPass<func::FuncOp>(createWinogradConv());
+    if (opts.winograd && opts.vectorBits >= 512 && opts.vectorRegisters >= 32) {
+      WinogradConvOptions winograd;
+      winograd.maxTile = opts.winogradTile;
+      pm.addNestedPass<func::FuncOp>(createWinogradConv(winograd));
+    }
   }
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;
@@ -132,7 +134,8 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   abi.entry = "main";
   abi.symbol = opts.modelName + "_compute";
   pm.addPass(createEntryAbi(abi));
-  addUpstream(pm, "eliminate-empty-tensors,one-shot-bufferize,canonicalize,cse");
+  addUpstream(pm,
+              "eliminate-empty-tensors,one-shot-bufferize,canonicalize,cse");
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncGroupTasksOptions groups;
     groups.minTaskCost = opts.parallelMinTaskCost;

@@ -91,6 +91,9 @@ struct PipelineOptions {
   /// 3x3 stride-1 convolutions with enough input channels run as Winograd
   /// F(2x2, 3x3) (tfrt-winograd-conv; targets with 32 512-bit registers).
   bool winograd = true;
+  /// Its largest output tile: 2 (F(2x2, 3x3)) or 4 (F(4x4, 3x3) where the
+  /// shape allows).
+  int64_t winogradTile = 2;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

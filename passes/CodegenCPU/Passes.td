@@ -311,37 +311,45 @@ def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
 }
 
 def WinogradConv : Pass<"tfrt-winograd-conv", "mlir::func::FuncOp"> {
-  let summary = "Run 3x3 stride-1 convolutions as Winograd F(2x2, 3x3)";
+  let summary = "Run 3x3 stride-1 convolutions as Winograd F(2x2, 3x3) or F(4x4, 3x3)";
   let description = [{
     On tensors, after `tfrt-split-conv-phases` and before the async tiling:
-    a dense 3x3 convolution generic with stride and dilation 1 on the
-    rows-outer input `[1, H + 2, C, W + 2]` (read at `(0, oh + kh, c, ow +
-    kw)`, padding included), constant weights `[M, C, 3, 3]`, at least
-    `min-channels` input channels, M a multiple of 8, output rows a
-    multiple of 4 and output columns of 32, is replaced by Winograd's
-    minimal filtering F(2x2, 3x3): each 2x2 block of outputs (a tile) comes
-    from the 4x4 input patch d as `A^T [(G g G^T) . (B^T d B)] A`, with 16
-    multiplications per tile and channel pair instead of 36.
+    a dense 3x3 convolution generic with stride and dilation 1 on a padded
+    input, rows-outer `[1, H + 2, C, W + 2]` (read at `(0, oh + kh, c, ow +
+    kw)`) or NCHW `[1, C, H + 2, W + 2]`, with constant weights `[M, C, 3,
+    3]`, at least `min-channels` input channels and M a multiple of 8, is
+    replaced by Winograd's minimal filtering F(m x m, 3x3): each m x m tile
+    of outputs comes from its (m + 2) x (m + 2) input patch d as
+    `A^T [(G g G^T) . (B^T d B)] A`. F(2x2, 3x3) takes 16 multiplications
+    per tile and input channel instead of 36; with `max-tile=4`, F(4x4,
+    3x3) takes 36 instead of 144 where the shape allows it (else F(2x2)),
+    with larger rounding errors (its transforms scale by up to 8 and 5).
 
     The weights are transformed here (`U = G g G^T`, a constant `[M, C,
-    16]`). The output rows go into an `scf.forall` of at most `max-chunks`
-    chunks (each with its own scratch: one workspace slot per chunk, 245
-    KB for C = 96, M = 24), and each chunk into blocks of 2 x 16 tiles (4
-    output rows, 32 columns): for every channel, the input transform of the
-    block's 32 patches (vectors of 16 tiles; the even and odd columns of 32
-    floats split by `vector.deinterleave`) into `V[16, C, 32]`; the 16
-    products `M[p, m, t] = sum_c U[m, c, p] V[p, c, t]` as 8 x 32 register
-    tiles (`vector.contract`, which tfrt-pack-weight-tiles, tfrt-unroll-
-    accumulator-loops and tfrt-lower-vectors treat as the matmul tiles);
-    and the output transform, whose two columns per tile are put back in
-    order by `vector.interleave`. The outputs start from the conv's init:
-    from the scalar or bias element when that init is a fill or the graph
-    lowering's bias broadcast (the init is then not computed), else read.
-    Rounding differs from the direct sum (the transforms add and subtract
-    inputs and partial products): on det's 96->24 convs on 160x160 the
-    largest difference to the direct conv was 3e-6 of the largest output.
-    The pipeline runs it only for targets with 32 vector registers of 512
-    bits (the products' 8 x 32 tile).
+    points]`). The output rows go into an `scf.forall` of at most
+    `max-chunks` chunks (each with its own scratch: one workspace slot per
+    chunk, 245 KB for C = 96, M = 24 at F(2x2)), and each chunk into blocks
+    of 2 tile rows x 16 tiles: for every channel, the input transform of the
+    block's 32 patches (vectors of 16 tiles; the m phases of the columns
+    split by `vector.deinterleave`, m * 16 floats read from m t and from
+    m t + 2) into `V[points, C, 32]`; the products `M[p, m, t] = sum_c U[m,
+    c, p] V[p, c, t]` as 8 x 32 register tiles (`vector.contract`, which
+    tfrt-pack-weight-tiles, tfrt-unroll-accumulator-loops and
+    tfrt-lower-vectors treat as the matmul tiles); and the output transform,
+    whose m columns per tile are put back in order by `vector.interleave`.
+    A row whose tiles are not a multiple of 16 ends with a block whose input
+    and output accesses are masked; a size is taken only where that block
+    computes at most a quarter more tiles than the row has (det's 96->24
+    conv on 40x40, 20 tiles per row at F(2x2), stays direct: it ran 1.08x
+    slower). Output rows must be a multiple of 2m, columns of m. The
+    outputs start from the conv's init: from the scalar or bias element
+    when that init is a fill or the graph lowering's bias broadcast (the
+    init is then not computed), else read. Rounding differs from the direct
+    sum: on det's 96->24 convs on 160x160 (random inputs and weights) the
+    largest difference to ONNX Runtime was 1.1e-5 at F(2x2), 2.0e-4 at
+    F(4x4), against outputs up to about 12. The pipeline runs it only for
+    targets with 32 vector registers of 512 bits (the products' 8 x 32
+    tile).
 
     Before: `linalg.generic` reading `tensor<1x162x96x162xf32>` at `(d0, d2
     + d5, d4, d3 + d6)` with a constant `tensor<24x96x3x3xf32>`, into
@@ -354,6 +362,10 @@ def WinogradConv : Pass<"tfrt-winograd-conv", "mlir::func::FuncOp"> {
            "Input channels from which a conv is transformed">,
     Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"4",
            "Parallel chunks of output rows (each has its own scratch)">,
+    Option<"maxTile", "max-tile", "int64_t", /*default=*/"2",
+           "The largest output tile: 2 (F(2x2, 3x3)) or 4 (F(4x4, 3x3) "
+           "where it fits, else F(2x2, 3x3): fewer multiplications, larger "
+           "rounding errors)">,
     Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"524288",
            "Most bytes of a block's transformed input (16 x C x 32 floats); "
            "convolutions with more input channels stay direct">,
@@ -364,7 +376,8 @@ def WinogradConv : Pass<"tfrt-winograd-conv", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];
   let statistics = [
-    Statistic<"numConvs", "num-convs", "Convolutions run as Winograd F(2x2, 3x3)">,
+    Statistic<"numConvs", "num-convs", "Convolutions run as Winograd F(m x m, 3x3)">,
+    Statistic<"numF4", "num-f4", "Of them, as F(4x4, 3x3)">,
   ];
 }
 

@@ -1,11 +1,11 @@
-//===- WinogradConv.cpp - 3x3 convolutions as Winograd F(2x2, 3x3) --------===//
+//===- WinogradConv.cpp - 3x3 convolutions as Winograd F(m x m, 3x3) ------===//
 //
-// Implements tfrt-winograd-conv: a dense 3x3 stride-1 convolution on the
-// rows-outer input of tfrt-split-conv-phases, with constant weights, runs
-// as Winograd F(2x2, 3x3): per block of 2 x 16 output tiles (4 output rows,
-// 32 columns), the input transform B^T d B of every 4x4 patch, 16 products
-// of the transformed weights U = G g G^T (computed here) with the
-// transformed input, and the output transform A^T m A (see Passes.td).
+// Implements tfrt-winograd-conv: a dense 3x3 stride-1 convolution with
+// constant weights runs as Winograd F(4x4, 3x3) or F(2x2, 3x3): per block of
+// 2 x 16 output tiles, the input transform B^T d B of every input patch, one
+// product of the transformed weights U = G g G^T (computed here) with the
+// transformed input per transformed point, and the output transform
+// A^T m A (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,22 +36,73 @@ constexpr int64_t kLanes = 16;
 constexpr int64_t kBlockRows = 2;
 constexpr int64_t kRegM = 8;
 constexpr int64_t kRegT = 32;
-/// F(2x2, 3x3): 4x4 input patches, 16 transformed points.
-constexpr int64_t kAlpha = 4;
-constexpr int64_t kPoints = kAlpha * kAlpha;
+constexpr int64_t kMaxAlpha = 6;
+
+/// The matrices of F(m x m, 3x3) (Lavin and Gray), alpha = m + 2: input
+/// transform B^T (alpha x alpha), weight transform G (alpha x 3), output
+/// transform A^T (m x alpha).
+struct Transform {
+  int64_t m, alpha;
+  double bt[kMaxAlpha][kMaxAlpha];
+  double g[kMaxAlpha][3];
+  double at[4][kMaxAlpha];
+  int64_t points() const { return alpha * alpha; }
+};
+
+constexpr Transform kF2 = {
+    2,
+    4,
+    {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}},
+    {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}},
+    {{1, 1, 1, 0}, {0, 1, -1, -1}}};
+
+constexpr Transform kF4 = {4,
+                           6,
+                           {{4, 0, -5, 0, 1, 0},
+                            {0, -4, -4, 1, 1, 0},
+                            {0, 4, -4, -1, 1, 0},
+                            {0, -2, -1, 2, 1, 0},
+                            {0, 2, -1, -2, 1, 0},
+                            {0, 4, 0, -5, 0, 1}},
+                           {{1.0 / 4, 0, 0},
+                            {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                            {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                            {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                            {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                            {0, 0, 1}},
+                           {{1, 1, 1, 1, 1, 0},
+                            {0, 1, -1, 2, -2, 0},
+                            {0, 1, 1, 4, 4, 0},
+                            {0, 1, -1, 8, -8, 1}}};
 
 struct WinogradShape {
   int64_t c, m, oh, ow;
   /// The input is [1, H, C, W] (tfrt-split-conv-phases), else [1, C, H, W].
   bool rowsOuter;
+  const Transform *f;
   /// Tiles per block: kBlockRows rows of kLanes.
-  int64_t blockTiles() const { return kBlockRows * kLanes; }
+  static constexpr int64_t blockTiles() { return kBlockRows * kLanes; }
 };
 
-/// Matches the conv generic this pass handles and returns its shape and
-/// constant weights [M, C, 3, 3].
+/// Whether F(f.m x f.m, 3x3) fits the conv's shape: whole blocks of tile
+/// rows, a block's transformed input within `blockBytes`, and rows whose
+/// last block computes at most a quarter more tiles than the row has (det's
+/// 96->24 conv on 80x80 at F(2x2): 48 tiles for 40, 0.80 of the direct
+/// conv's time; on 40x40, 32 for 20: 1.08).
+bool fits(const Transform &f, const WinogradShape &s, int64_t blockBytes) {
+  if (s.oh % (f.m * kBlockRows) || s.ow % f.m ||
+      f.points() * s.c * WinogradShape::blockTiles() * 4 > blockBytes)
+    return false;
+  int64_t tiles = s.ow / f.m;
+  int64_t computed = llvm::divideCeil(tiles, kLanes) * kLanes;
+  return 4 * computed <= 5 * tiles;
+}
+
+/// Matches the conv generic this pass handles and returns its shape, the
+/// largest output tile (up to `maxTile`) that fits it, and its constant
+/// weights [M, C, 3, 3].
 std::optional<WinogradShape> matchWinograd(linalg::GenericOp op,
-                                           int64_t minChannels,
+                                           int64_t minChannels, int64_t maxTile,
                                            int64_t blockBytes,
                                            DenseElementsAttr &weights) {
   bool rowsOuter = false;
@@ -66,24 +117,18 @@ std::optional<WinogradShape> matchWinograd(linalg::GenericOp op,
   if (op.getIndexingMapsArray()[0] != AffineMap::get(kNumLoops, 0, in, ctx))
     return std::nullopt;
   SmallVector<int64_t> r = op.getStaticLoopRanges();
-  WinogradShape s{r[kC], r[kM], r[kOH], r[kOW], rowsOuter};
+  WinogradShape s{r[kC], r[kM], r[kOH], r[kOW], rowsOuter, nullptr};
   if (r[kN] != 1 || r[kKH] != 3 || r[kKW] != 3 || s.m % kRegM ||
-      s.oh % (2 * kBlockRows) || s.ow % 2 || s.c < minChannels)
+      s.c < minChannels)
     return std::nullopt;
   auto x = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
   if (x.getDimSize(rowsOuter ? 1 : 2) < s.oh + 2 || x.getDimSize(3) < s.ow + 2)
     return std::nullopt;
-  // Blocks of 2 x 16 tiles: wider ones (all 80 tiles of det's 160-column
-  // rows, 983 KB of transformed input) read each slice of U once for more
-  // tiles but ran slower (det 0.864 against 0.846 paired).
-  if (kPoints * s.c * s.blockTiles() * 4 > blockBytes)
-    return std::nullopt;
-  // Rows whose tiles are not a multiple of 16 compute the rest of the last
-  // block for nothing: at most a quarter more (det's 96->24 conv on 80x80,
-  // 48 tiles for 40: 0.80 of the direct conv's time; on 40x40, 32 for 20:
-  // 1.08).
-  int64_t tiles = s.ow / 2, computed = llvm::divideCeil(tiles, kLanes) * kLanes;
-  if (4 * computed > 5 * tiles)
+  if (maxTile >= 4 && fits(kF4, s, blockBytes))
+    s.f = &kF4;
+  else if (fits(kF2, s, blockBytes))
+    s.f = &kF2;
+  else
     return std::nullopt;
   Attribute attr;
   if (!matchPattern(op.getDpsInputs()[1], m_Constant(&attr)))
@@ -94,30 +139,27 @@ std::optional<WinogradShape> matchWinograd(linalg::GenericOp op,
   return s;
 }
 
-/// U = G g G^T for every (m, c), laid out [M, C, 16] (point a * 4 + b), so
-/// that a product's register tile reads 8 output channels of one point as
-/// tfrt-pack-weight-tiles packs left operands.
+/// U = G g G^T for every (m, c), laid out [M, C, alpha^2] (point
+/// a * alpha + b), so that a product's register tile reads 8 output
+/// channels of one point as tfrt-pack-weight-tiles packs left operands.
 DenseElementsAttr transformWeights(DenseElementsAttr g,
                                    const WinogradShape &s) {
-  static constexpr float G[kAlpha][3] = {{1.0f, 0.0f, 0.0f},
-                                         {0.5f, 0.5f, 0.5f},
-                                         {0.5f, -0.5f, 0.5f},
-                                         {0.0f, 0.0f, 1.0f}};
+  const Transform &f = *s.f;
   SmallVector<float> w(g.getValues<float>());
-  SmallVector<float> u(s.m * s.c * kPoints);
+  SmallVector<float> u(s.m * s.c * f.points());
   for (int64_t m = 0; m < s.m; ++m)
     for (int64_t c = 0; c < s.c; ++c) {
       const float *k = &w[(m * s.c + c) * 9];
-      for (int64_t a = 0; a < kAlpha; ++a)
-        for (int64_t b = 0; b < kAlpha; ++b) {
+      for (int64_t a = 0; a < f.alpha; ++a)
+        for (int64_t b = 0; b < f.alpha; ++b) {
           double sum = 0;
           for (int64_t i = 0; i < 3; ++i)
             for (int64_t j = 0; j < 3; ++j)
-              sum += double(G[a][i]) * k[i * 3 + j] * G[b][j];
-          u[(m * s.c + c) * kPoints + a * kAlpha + b] = float(sum);
+              sum += f.g[a][i] * k[i * 3 + j] * f.g[b][j];
+          u[(m * s.c + c) * f.points() + a * f.alpha + b] = float(sum);
         }
     }
-  auto type = RankedTensorType::get({s.m, s.c, kPoints},
+  auto type = RankedTensorType::get({s.m, s.c, f.points()},
                                     Float32Type::get(g.getContext()));
   return DenseElementsAttr::get(type, ArrayRef<float>(u));
 }
@@ -127,16 +169,56 @@ struct Emitter {
   OpBuilder &b;
   Location loc;
   WinogradShape s;
-  VectorType vec, wide;
+  VectorType vec;
   /// Input and output accesses of the current block may pass the end of a
-  /// row (the last block when ow / 2 is not a multiple of 16): masked.
+  /// row (the last block when the row's tiles are not a multiple of 16):
+  /// masked.
   bool masked = false;
 
+  const Transform &f() const { return *s.f; }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value addi(Value x, int64_t v) {
     return v ? arith::AddIOp::create(b, loc, x, idx(v)).getResult() : x;
+  }
+  Value muli(Value x, int64_t v) {
+    return arith::MulIOp::create(b, loc, x, idx(v));
+  }
+  /// sum_j coeffs[j] * xs[j] over the nonzero coefficients, starting from a
+  /// term with coefficient 1 where there is one: additions and subtractions
+  /// for +-1, multiply-adds with a broadcast constant otherwise.
+  Value combine(ArrayRef<double> coeffs, ArrayRef<Value> xs) {
+    auto type = cast<VectorType>(xs[0].getType());
+    auto scaled = [&](double k, Value x) -> Value {
+      Value kv = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(float(k))));
+      return arith::MulFOp::create(b, loc, kv, x);
+    };
+    int64_t first = -1;
+    for (int64_t j = 0; j < (int64_t)coeffs.size(); ++j)
+      if (coeffs[j] == 1 || (first < 0 && coeffs[j] != 0))
+        if (first < 0 || coeffs[first] != 1)
+          first = j;
+    Value acc =
+        coeffs[first] == 1 ? xs[first] : scaled(coeffs[first], xs[first]);
+    for (int64_t j = 0; j < (int64_t)coeffs.size(); ++j) {
+      double k = coeffs[j];
+      if (j == first || k == 0)
+        continue;
+      if (k == 1)
+        acc = add(acc, xs[j]);
+      else if (k == -1)
+        acc = sub(acc, xs[j]);
+      else
+        acc = vector::FMAOp::create(
+            b, loc,
+            arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(type, b.getF32FloatAttr(float(k)))),
+            xs[j], acc);
+    }
+    return acc;
   }
   /// A read along the last dimensions of `src`, or along those of `map`;
   /// `edge`: masked at the end of the row in a masked block.
@@ -156,54 +238,79 @@ struct Emitter {
     return vector::TransferWriteOp::create(b, loc, v, dest, at, inBounds)
         .getResult();
   }
+  /// The lanes of `v` split into `ways` vectors, lane l of part k being
+  /// lane ways * l + k of `v` (ways a power of 2).
+  SmallVector<Value> deinterleave(Value v, int64_t ways) {
+    if (ways == 1)
+      return {v};
+    auto halves = vector::DeinterleaveOp::create(b, loc, v);
+    SmallVector<Value> even = deinterleave(halves.getRes1(), ways / 2),
+                       odd = deinterleave(halves.getRes2(), ways / 2);
+    SmallVector<Value> parts;
+    for (int64_t k = 0; k < ways / 2; ++k) {
+      parts.push_back(even[k]);
+      parts.push_back(odd[k]);
+    }
+    return parts;
+  }
+  /// The inverse of deinterleave.
+  Value interleave(ArrayRef<Value> parts) {
+    if (parts.size() == 1)
+      return parts[0];
+    SmallVector<Value> even, odd;
+    for (size_t k = 0; k < parts.size(); ++k)
+      (k % 2 ? odd : even).push_back(parts[k]);
+    return vector::InterleaveOp::create(b, loc, interleave(even),
+                                        interleave(odd));
+  }
 
-  /// B^T d B of the 4x4 patches of 16 tiles of tile row `tileRow` (tiles
-  /// from `tile0`) for channel `c`, written to v[point, c, col..+16].
+  /// B^T d B of the patches of 16 tiles of tile row `tileRow` (tiles from
+  /// `tile0`) for channel `c`, written to v[point, c, col..+16].
   Value inputTransform(Value in, Value v, Value c, Value tileRow, Value tile0,
                        Value col) {
-    Value row0 = arith::MulIOp::create(b, loc, tileRow, idx(2));
-    Value x0 = arith::MulIOp::create(b, loc, tile0, idx(2));
-    Value x2 = addi(x0, 2);
-    Value r[kAlpha][kAlpha];
-    for (int64_t i = 0; i < kAlpha; ++i) {
+    int64_t m = f().m, alpha = f().alpha;
+    auto wide = VectorType::get({m * kLanes}, b.getF32Type());
+    Value row0 = muli(tileRow, m), x0 = muli(tile0, m), x2 = addi(x0, 2);
+    SmallVector<SmallVector<Value>> r(alpha);
+    for (int64_t i = 0; i < alpha; ++i) {
       Value row = addi(row0, i);
-      // Columns 2t .. 2t + 3 of 16 tiles: the even and odd lanes of 32
-      // floats from 2t and from 2t + 2.
       auto at = [&](Value x) -> SmallVector<Value> {
         if (s.rowsOuter)
           return {idx(0), row, c, x};
         return {idx(0), c, row, x};
       };
-      auto p = vector::DeinterleaveOp::create(
-          b, loc, read(wide, in, at(x0), {}, /*edge=*/true));
-      auto q = vector::DeinterleaveOp::create(
-          b, loc, read(wide, in, at(x2), {}, /*edge=*/true));
-      Value d0 = p.getRes1(), d1 = p.getRes2(), d2 = q.getRes1(),
-            d3 = q.getRes2();
-      r[i][0] = sub(d0, d2);
-      r[i][1] = add(d1, d2);
-      r[i][2] = sub(d2, d1);
-      r[i][3] = sub(d1, d3);
+      // Columns m t .. m t + alpha - 1 of 16 tiles: the m phases of m * 16
+      // floats from m t (d_0 .. d_m-1) and from m t + 2 (d_2 .. d_m+1),
+      // which stays within the padded row.
+      SmallVector<Value> lo =
+          deinterleave(read(wide, in, at(x0), {}, /*edge=*/true), m);
+      SmallVector<Value> hi =
+          deinterleave(read(wide, in, at(x2), {}, /*edge=*/true), m);
+      SmallVector<Value> d(lo.begin(), lo.end());
+      d.append(hi.end() - 2, hi.end());
+      for (int64_t a = 0; a < alpha; ++a)
+        r[i].push_back(combine(ArrayRef<double>(f().bt[a], alpha), d));
     }
-    for (int64_t j = 0; j < kAlpha; ++j) {
-      Value t[kAlpha] = {sub(r[0][j], r[2][j]), add(r[1][j], r[2][j]),
-                         sub(r[2][j], r[1][j]), sub(r[1][j], r[3][j])};
-      for (int64_t a = 0; a < kAlpha; ++a)
-        v = write(t[a], v, {idx(a * kAlpha + j), c, col});
+    for (int64_t j = 0; j < alpha; ++j) {
+      SmallVector<Value> column;
+      for (int64_t i = 0; i < alpha; ++i)
+        column.push_back(r[i][j]);
+      for (int64_t a = 0; a < alpha; ++a)
+        v = write(combine(ArrayRef<double>(f().bt[a], alpha), column), v,
+                  {idx(a * alpha + j), c, col});
     }
     return v;
   }
 
-  /// The 16 products mm[point, m, t] = sum_c U[m, c, point] v[point, c, t]
-  /// of one block, 8 output channels x 32 tiles per register tile (the
-  /// tiles innermost: an 8-channel slice of U serves all of them from L1).
+  /// The products mm[point, m, t] = sum_c U[m, c, point] v[point, c, t] of
+  /// one block, 8 output channels x 32 tiles per register tile.
   Value products(Value u, Value v, Value mm) {
     Type f32 = b.getF32Type();
     MLIRContext *ctx = b.getContext();
     auto accType = VectorType::get({kRegM, kRegT}, f32);
     auto lhsType = VectorType::get({kRegM, 1}, f32);
     auto rhsType = VectorType::get({1, kRegT}, f32);
-    // 8 output channels of one point of U [M, C, 16]: along dims 0 and 1.
+    // 8 output channels of one point of U [M, C, points]: along dims 0, 1.
     AffineMap lhsMap =
         AffineMap::getMultiDimIdentityMap(3, ctx).getMajorSubMap(2);
     tfrt::MatmulContraction contraction = tfrt::matmulContraction(b);
@@ -211,13 +318,14 @@ struct Emitter {
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
     auto pLoop = scf::ForOp::create(
-        b, loc, c0, idx(kPoints), c1, ValueRange{mm},
+        b, loc, c0, idx(f().points()), c1, ValueRange{mm},
         [&](OpBuilder &, Location, Value point, ValueRange pIter) {
           auto mLoop = scf::ForOp::create(
               b, loc, c0, idx(s.m), idx(kRegM), pIter,
               [&](OpBuilder &, Location, Value m, ValueRange mIter) {
                 auto tLoop = scf::ForOp::create(
-                    b, loc, c0, idx(s.blockTiles()), idx(kRegT), mIter,
+                    b, loc, c0, idx(WinogradShape::blockTiles()), idx(kRegT),
+                    mIter,
                     [&](OpBuilder &, Location, Value t, ValueRange tIter) {
                       auto cLoop = scf::ForOp::create(
                           b, loc, c0, idx(s.c), c1, ValueRange{zero},
@@ -241,27 +349,32 @@ struct Emitter {
   }
 
   /// A^T m A of the 16 tiles at mm[.., m, col..+16] plus the start value,
-  /// written as output rows `row`, `row` + 1 from column 2 * `tile0` of
-  /// `out` (a chunk of the output whose rows start at the chunk's first).
+  /// written as the tiles' output rows from `row` and columns from
+  /// m * `tile0` of `out` (a chunk of the output whose rows start at the
+  /// chunk's first).
   Value outputTransform(Value mm, Value out, Value m, Value col, Value row,
                         Value tile0, const InitStart *start) {
-    Value sRows[2][kAlpha];
-    for (int64_t j = 0; j < kAlpha; ++j) {
-      Value p[kAlpha];
-      for (int64_t a = 0; a < kAlpha; ++a)
-        p[a] = read(vec, mm, {idx(a * kAlpha + j), m, col});
-      sRows[0][j] = add(add(p[0], p[1]), p[2]);
-      sRows[1][j] = sub(sub(p[1], p[2]), p[3]);
+    int64_t n = f().m, alpha = f().alpha;
+    auto wide = VectorType::get({n * kLanes}, b.getF32Type());
+    // Along the rows first: s[i][j] = sum_a A^T[i][a] mm[a * alpha + j].
+    SmallVector<SmallVector<Value>> sRows(n);
+    for (int64_t j = 0; j < alpha; ++j) {
+      SmallVector<Value> p;
+      for (int64_t a = 0; a < alpha; ++a)
+        p.push_back(read(vec, mm, {idx(a * alpha + j), m, col}));
+      for (int64_t i = 0; i < n; ++i)
+        sRows[i].push_back(combine(ArrayRef<double>(f().at[i], alpha), p));
     }
-    Value x = arith::MulIOp::create(b, loc, tile0, idx(2));
+    Value x = muli(tile0, n);
     Value bias;
     if (start)
       bias =
           vector::BroadcastOp::create(b, loc, wide, start->valueAt(b, loc, m));
-    for (int64_t i = 0; i < 2; ++i) {
-      Value y0 = add(add(sRows[i][0], sRows[i][1]), sRows[i][2]);
-      Value y1 = sub(sub(sRows[i][1], sRows[i][2]), sRows[i][3]);
-      Value y = vector::InterleaveOp::create(b, loc, y0, y1);
+    for (int64_t i = 0; i < n; ++i) {
+      SmallVector<Value> ys;
+      for (int64_t k = 0; k < n; ++k)
+        ys.push_back(combine(ArrayRef<double>(f().at[k], alpha), sRows[i]));
+      Value y = interleave(ys);
       Value at[] = {idx(0), m, addi(row, i), x};
       y = add(start ? bias : read(wide, out, at, {}, /*edge=*/true), y);
       out = write(y, out, at, /*edge=*/true);
@@ -277,6 +390,7 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
                 int64_t chunks) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
+  const Transform &f = *s.f;
   Value dest = op.getOutputs()[0];
   std::optional<InitStart> start =
       takeChannelInit(rewriter, op, op.getOutputs()[0], dest);
@@ -285,9 +399,9 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
   Value in = op.getDpsInputs()[0];
   Value u =
       arith::ConstantOp::create(rewriter, loc, transformWeights(weights, s));
-  int64_t tileRows = s.oh / 2, blocks = tileRows / kBlockRows;
+  int64_t tileRows = s.oh / f.m, blocks = tileRows / kBlockRows;
   int64_t perChunk = blocks / chunks * kBlockRows; // tile rows per chunk
-  int64_t chunkRows = 2 * perChunk;
+  int64_t chunkRows = f.m * perChunk;
   auto idx = [&](ArrayRef<int64_t> v) {
     return getAsIndexOpFoldResult(ctx, v);
   };
@@ -298,11 +412,10 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
       std::nullopt);
   OpBuilder b(ctx);
   b.setInsertionPointToStart(forall.getBody());
-  Emitter e{b, loc, s, VectorType::get({kLanes}, f32),
-            VectorType::get({2 * kLanes}, f32)};
+  Emitter e{b, loc, s, VectorType::get({kLanes}, f32)};
   Value chunk = forall.getInductionVar(0);
   Value shared = forall.getRegionIterArgs()[0];
-  Value firstRow = arith::MulIOp::create(b, loc, chunk, e.idx(chunkRows));
+  Value firstRow = e.muli(chunk, chunkRows);
   SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
                                     firstRow, b.getIndexAttr(0)};
   SmallVector<OpFoldResult> sizes = idx({1, s.m, chunkRows, s.ow});
@@ -311,16 +424,15 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
       tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
   // Scratch of one block, reused by the next: the transformed input and the
   // products (one workspace slot per chunk).
+  int64_t bt = WinogradShape::blockTiles();
   Value v0 = bufferization::AllocTensorOp::create(
-      b, loc, RankedTensorType::get({kPoints, s.c, s.blockTiles()}, f32),
-      ValueRange{});
+      b, loc, RankedTensorType::get({f.points(), s.c, bt}, f32), ValueRange{});
   Value mm0 = bufferization::AllocTensorOp::create(
-      b, loc, RankedTensorType::get({kPoints, s.m, s.blockTiles()}, f32),
-      ValueRange{});
-  Value firstTileRow = arith::MulIOp::create(b, loc, chunk, e.idx(perChunk));
+      b, loc, RankedTensorType::get({f.points(), s.m, bt}, f32), ValueRange{});
+  Value firstTileRow = e.muli(chunk, perChunk);
   Value c0 = e.idx(0), c1 = e.idx(1);
-  // One block: tiles [firstTile, firstTile + 16) of tile rows tileRow and
-  // tileRow + 1, on the iteration values (output chunk, V, products).
+  // One block: tiles [firstTile, firstTile + 16) of kBlockRows tile rows
+  // from tileRow, on the iteration values (output chunk, V, products).
   auto block = [&](Value tileRow, Value localRow, Value firstTile,
                    ValueRange it) -> SmallVector<Value> {
     auto cLoop = scf::ForOp::create(
@@ -340,19 +452,19 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
           Value out = oIter[0];
           for (int64_t r = 0; r < kBlockRows; ++r)
             out = e.outputTransform(mm, out, m, e.idx(r * kLanes),
-                                    e.addi(localRow, 2 * r), firstTile,
+                                    e.addi(localRow, f.m * r), firstTile,
                                     start ? &*start : nullptr);
           scf::YieldOp::create(b, loc, out);
         });
     return {mLoop.getResult(0), v, mm};
   };
   // Whole blocks along the row, then one masked block for the rest.
-  int64_t tiles = s.ow / 2, whole = tiles / kLanes * kLanes;
+  int64_t tiles = s.ow / f.m, whole = tiles / kLanes * kLanes;
   auto rowLoop = scf::ForOp::create(
       b, loc, c0, e.idx(perChunk), e.idx(kBlockRows), ValueRange{part, v0, mm0},
       [&](OpBuilder &, Location, Value tr, ValueRange rowIter) {
         Value tileRow = arith::AddIOp::create(b, loc, firstTileRow, tr);
-        Value localRow = arith::MulIOp::create(b, loc, tr, e.idx(2));
+        Value localRow = e.muli(tr, f.m);
         SmallVector<Value> it(rowIter);
         if (whole) {
           auto colLoop = scf::ForOp::create(
@@ -381,9 +493,11 @@ struct WinogradConvPass
   using WinogradConvBase::WinogradConvBase;
 
   void runOnOperation() override {
-    if (maxChunks < 1 || minChannels < 1 || blockBytes < 1) {
-      getOperation().emitError("tfrt-winograd-conv: max-chunks, min-channels "
-                               "and block-bytes must be >= 1");
+    if (maxChunks < 1 || minChannels < 1 || blockBytes < 1 ||
+        (maxTile != 2 && maxTile != 4)) {
+      getOperation().emitError(
+          "tfrt-winograd-conv: max-chunks, min-channels and block-bytes must "
+          "be >= 1, max-tile 2 or 4");
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> ops;
@@ -392,10 +506,10 @@ struct WinogradConvPass
     for (linalg::GenericOp op : ops) {
       DenseElementsAttr weights;
       std::optional<WinogradShape> s =
-          matchWinograd(op, minChannels, blockBytes, weights);
+          matchWinograd(op, minChannels, maxTile, blockBytes, weights);
       if (!s)
         continue;
-      int64_t blocks = s->oh / (2 * kBlockRows), chunks = 1;
+      int64_t blocks = s->oh / (s->f->m * kBlockRows), chunks = 1;
       for (int64_t k = std::min(maxChunks.getValue(), blocks); k >= 1; --k)
         if (blocks % k == 0) {
           chunks = k;
@@ -403,6 +517,8 @@ struct WinogradConvPass
         }
       rewriteOne(rewriter, op, *s, weights, chunks);
       ++numConvs;
+      if (s->f->m == 4)
+        ++numF4;
     }
   }
 };

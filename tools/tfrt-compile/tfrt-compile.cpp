@@ -26,8 +26,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -81,8 +81,8 @@ cl::opt<std::string> mattr("mattr", cl::desc("Target features (+avx2,...)"),
 cl::opt<std::string> targetTriple("target-triple",
                                   cl::desc("Target triple (default: host)"),
                                   cl::cat(category));
-cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level 0-3"),
-                           cl::Prefix, cl::init(3), cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level 0-3"), cl::Prefix,
+                           cl::init(3), cl::cat(category));
 cl::opt<std::string> runtimeLibOpt("runtime-lib",
                                    cl::desc("libtfrt_runtime.a to link into "
                                             "--emit=shared"),
@@ -90,9 +90,10 @@ cl::opt<std::string> runtimeLibOpt("runtime-lib",
 cl::opt<std::string> linkerOpt("linker",
                                cl::desc("Linker driver for --emit=shared"),
                                cl::cat(category));
-cl::opt<bool> timePhases("time-phases",
-                         cl::desc("Print the seconds each phase took to stderr"),
-                         cl::init(false), cl::cat(category));
+cl::opt<bool>
+    timePhases("time-phases",
+               cl::desc("Print the seconds each phase took to stderr"),
+               cl::init(false), cl::cat(category));
 cl::opt<std::string> targetOpt("target",
                                cl::desc("cpu (default), cuda (NVIDIA GPU "
                                         "kernels in the same object) or "
@@ -188,6 +189,13 @@ cl::opt<bool> winogradOpt(
              "as Winograd F(2x2, 3x3) on targets with 32 512-bit vector "
              "registers (default on; =false: direct register tiles)"),
     cl::init(true), cl::cat(category));
+cl::opt<unsigned> winogradTileOpt(
+    "winograd-tile",
+    cl::desc("With --winograd: the output tile, 2 (F(2x2, 3x3), default) or "
+             "4 (F(4x4, 3x3) where the shape allows: 2.25 instead of 4 "
+             "multiplications per output and input channel, rounding errors "
+             "about ten times larger)"),
+    cl::init(2), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -195,7 +203,8 @@ cl::opt<bool> listOps("list-ops",
 /// --time-phases: seconds per phase, printed to stderr as
 /// `time-phases: NAME SECONDS` lines and a total.
 struct PhaseTimer {
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
   double total = 0;
   void record(llvm::StringRef phase, double seconds) {
     total += seconds;
@@ -429,8 +438,8 @@ int main(int argc, char **argv) {
     cudaOpts.cudaPath = !cudaPathOpt.empty() ? std::string(cudaPathOpt)
                         : home && *home      ? std::string(home)
                                              : std::string("/usr/local/cuda");
-    for (const char *tool : {"bin/ptxas", "bin/fatbinary",
-                             "nvvm/libdevice/libdevice.10.bc"}) {
+    for (const char *tool :
+         {"bin/ptxas", "bin/fatbinary", "nvvm/libdevice/libdevice.10.bc"}) {
       llvm::SmallString<256> p(cudaOpts.cudaPath);
       llvm::sys::path::append(p, tool);
       if (!llvm::sys::fs::exists(p))
@@ -441,8 +450,8 @@ int main(int argc, char **argv) {
     cudaOpts.dumpDir = gpuDumpDirOpt;
     if (!cudaOpts.dumpDir.empty())
       if (auto ec = llvm::sys::fs::create_directories(cudaOpts.dumpDir))
-        return fail("cannot create '" + cudaOpts.dumpDir + "': " +
-                    ec.message());
+        return fail("cannot create '" + cudaOpts.dumpDir +
+                    "': " + ec.message());
   }
   std::optional<tfrt::Phase> phase = tfrt::parsePhase(compileTo);
   if (!phase)
@@ -507,10 +516,12 @@ int main(int argc, char **argv) {
   if (cuda || cudaEmulate)
     popts.cpuKernels = false;
   if (parallelOpt != "on" && parallelOpt != "off")
-    return fail("--parallel must be 'on' or 'off', got '" + parallelOpt +
-                "'");
+    return fail("--parallel must be 'on' or 'off', got '" + parallelOpt + "'");
   if (parallelMinCostOpt < 1)
     return fail("--parallel-min-cost must be positive");
+  if (winogradTileOpt != 2 && winogradTileOpt != 4)
+    return fail("--winograd-tile must be 2 or 4, got " +
+                std::to_string(winogradTileOpt));
   popts.parallelLoops = parallelOpt == "on";
   if (profileOpt && (cuda || cudaEmulate))
     return fail("--profile is for CPU targets (it times the pool launches)");
@@ -522,6 +533,7 @@ int main(int argc, char **argv) {
   popts.fuseEpilogues = fuseEpiloguesOpt;
   popts.convPrefetchRows = convPrefetchRowsOpt;
   popts.winograd = winogradOpt;
+  popts.winogradTile = winogradTileOpt;
   popts.fusionRemarks = fusionReportOpt;
   popts.parallelMinCost = parallelMinCostOpt;
   popts.parallelMinChunkCost = std::max<int64_t>(1, parallelMinCostOpt / 8);
@@ -697,12 +709,12 @@ int main(int argc, char **argv) {
   });
   std::string sha;
   if (auto buf = llvm::MemoryBuffer::getFile(inputFile)) {
-    auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(
-        (*buf)->getBuffer()));
+    auto digest =
+        llvm::SHA256::hash(llvm::arrayRefFromStringRef((*buf)->getBuffer()));
     sha = llvm::toHex(digest, /*LowerCase=*/true);
   }
-  std::string header =
-      tfrt::emitHeader(name, *sig, wsBytes, llvm::sys::path::filename(inputFile).str());
+  std::string header = tfrt::emitHeader(
+      name, *sig, wsBytes, llvm::sys::path::filename(inputFile).str());
   std::string meta = tfrt::emitMetadata(
       name, *sig, wsBytes, wsAlign, resolved, optLevel, inputFile, sha,
       llvm::sys::path::filename(mainPath).str(), profile ? &*profile : nullptr);

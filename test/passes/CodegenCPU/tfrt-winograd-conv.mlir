@@ -1,9 +1,11 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv | FileCheck %s
 // RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv=min-channels=16 | FileCheck %s --check-prefix=MIN16
 // RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv=block-bytes=4096 | FileCheck %s --check-prefix=SMALL
+// RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv=max-tile=4 | FileCheck %s --check-prefix=F4
 // RUN: not tfrt-opt %s -split-input-file -tfrt-winograd-conv=max-chunks=0 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not tfrt-opt %s -split-input-file -tfrt-winograd-conv=max-tile=3 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: tfrt-winograd-conv: max-chunks, min-channels and block-bytes must be >= 1
+// BAD: tfrt-winograd-conv: max-chunks, min-channels and block-bytes must be >= 1, max-tile 2 or 4
 
 #rows = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2 + d5, d4, d3 + d6)>
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
@@ -145,4 +147,48 @@ func.func @not_transformed(%x16: tensor<1x16x6x34xf32>, %x: tensor<1x32x6x34xf32
     linalg.yield %s : f32
   } -> tensor<1x8x4x20xf32>
   return %a, %b, %c, %d : tensor<1x8x4x32xf32>, tensor<1x4x4x32xf32>, tensor<1x8x4x32xf32>, tensor<1x8x4x20xf32>
+}
+
+// -----
+
+#rows = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2 + d5, d4, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// 8 x 64 outputs: F(2x2, 3x3) by default (2 blocks of 2 x 16 tiles per
+// pair of tile rows); with max-tile=4, F(4x4, 3x3): 6x6 patches, 36
+// points, 16 tiles of 4 columns per row (64 floats per read, split into 4
+// phases by two levels of vector.deinterleave; the second read from 4t + 2
+// gives d2 .. d5 and stays within the padded row), the 4 output columns of
+// each tile interleaved back into 64 floats. For an all-ones kernel U is
+// the outer product of G's row sums (1/4, -1/2, -1/6, 7/24, 1/8, 1).
+// CHECK-LABEL: func.func @f4_rows_outer
+// CHECK: arith.constant dense<{{.*}}> : tensor<8x32x16xf32>
+// CHECK: bufferization.alloc_tensor() : tensor<16x32x32xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x10x32x66xf32>, vector<32xf32>
+// F4-LABEL: func.func @f4_rows_outer
+// F4-SAME: (%[[X:.*]]: tensor<1x10x32x66xf32>, %[[I:.*]]: tensor<1x8x8x64xf32>)
+// 1/16, -1/8, -1/24, 7/96, 1/32, 1/4 (the first row of 36):
+// F4: %[[U:.*]] = arith.constant dense<"0x0000803D000000BEABAA2ABD5555953D0000003D0000803E{{.*}}"> : tensor<8x32x36xf32>
+// F4: scf.forall (%{{.*}}) in (1) shared_outs(%{{.*}} = %[[I]])
+// F4: bufferization.alloc_tensor() : tensor<36x32x32xf32>
+// F4: bufferization.alloc_tensor() : tensor<36x8x32xf32>
+// F4: vector.transfer_read %[[X]]{{.*}} {in_bounds = [true]} : tensor<1x10x32x66xf32>, vector<64xf32>
+// F4-COUNT-3: vector.deinterleave
+// F4: vector.transfer_read %[[X]]{{.*}} {in_bounds = [true]} : tensor<1x10x32x66xf32>, vector<64xf32>
+// F4: vector.fma
+// F4: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// F4: vector.interleave {{.*}} : vector<16xf32> -> vector<32xf32>
+// F4: vector.interleave {{.*}} : vector<16xf32> -> vector<32xf32>
+// F4: vector.interleave {{.*}} : vector<32xf32> -> vector<64xf32>
+// F4: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<64xf32>, tensor<1x8x8x64xf32>
+func.func @f4_rows_outer(%x: tensor<1x10x32x66xf32>, %init: tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x32x3x3xf32>
+  %r = linalg.generic {indexing_maps = [#rows, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x10x32x66xf32>, tensor<8x32x3x3xf32>) outs(%init : tensor<1x8x8x64xf32>) {
+  ^bb0(%a: f32, %c: f32, %acc: f32):
+    %m = arith.mulf %a, %c : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x8x64xf32>
+  return %r : tensor<1x8x8x64xf32>
 }
