@@ -621,3 +621,51 @@ void tfrt::finishEpilogue(RewriterBase &rewriter, const Epilogue &e,
     rewriter.eraseOp(e.expand);
   rewriter.eraseOp(producer);
 }
+
+linalg::GenericOp tfrt::unaryEpilogue(Value result) {
+  if (!result.hasOneUse())
+    return nullptr;
+  auto g = dyn_cast<linalg::GenericOp>(*result.user_begin());
+  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
+      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 0 ||
+      g.getInputs()[0] != result ||
+      g->getResult(0).getType() != result.getType())
+    return nullptr;
+  for (AffineMap m : g.getIndexingMapsArray())
+    if (!m.isIdentity())
+      return nullptr;
+  if (g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
+    return nullptr;
+  Block &body = g.getRegion().front();
+  for (Operation &op : body.without_terminator()) {
+    if (!isa<arith::MaximumFOp, arith::MinimumFOp, arith::AddFOp, arith::SubFOp,
+             arith::MulFOp, arith::DivFOp, arith::NegFOp>(op) ||
+        op.getNumResults() != 1)
+      return nullptr;
+    for (Value v : op.getOperands()) {
+      if (v == body.getArgument(0) ||
+          (v.getDefiningOp() && v.getDefiningOp()->getBlock() == &body))
+        continue;
+      if (!v.getDefiningOp<arith::ConstantOp>())
+        return nullptr;
+    }
+  }
+  return g;
+}
+
+Value tfrt::applyUnaryEpilogue(OpBuilder &b, Location loc, linalg::GenericOp g,
+                               Value acc) {
+  auto vt = cast<VectorType>(acc.getType());
+  Block &body = g.getRegion().front();
+  IRMapping map;
+  map.map(body.getArgument(0), acc);
+  for (Operation &op : body.without_terminator()) {
+    for (Value v : op.getOperands())
+      if (!map.contains(v))
+        map.map(v, vector::BroadcastOp::create(b, loc, vt, v));
+    Operation *c = b.clone(op, map);
+    c->getResult(0).setType(vt);
+    map.map(op.getResult(0), c->getResult(0));
+  }
+  return map.lookup(body.getTerminator()->getOperand(0));
+}

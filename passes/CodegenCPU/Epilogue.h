@@ -139,6 +139,19 @@ void finishEpilogue(mlir::RewriterBase &rewriter, const Epilogue &e,
                     mlir::Value result, mlir::Operation *producer,
                     llvm::StringRef kernel, bool remarks);
 
+/// The elementwise consumer that a kernel can apply to its results before
+/// it writes them: the only user of the op's value `result`, an
+/// all-parallel linalg.generic reading just it through an identity map into
+/// an init of the same type it does not read, whose body is a chain of unary
+/// float arithmetic on it and scalar constants (det's ReLU after its last
+/// 3x3 conv). Null otherwise. Used by tfrt-seed-conv-tiles (the last
+/// input-channel block's tiles) and tfrt-winograd-conv (the output
+/// transform).
+mlir::linalg::GenericOp unaryEpilogue(mlir::Value result);
+/// `g`'s body (matched by unaryEpilogue) on the vector `acc`: its ops on
+/// vectors, scalar constants broadcast.
+mlir::Value applyUnaryEpilogue(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::linalg::GenericOp g, mlir::Value acc);
 } // namespace tfrt
 
 #endif // TFRT_PASSES_CODEGENCPU_EPILOGUE_H

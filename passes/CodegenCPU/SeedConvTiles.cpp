@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "passes/CodegenCPU/ChannelInit.h"
@@ -103,61 +104,6 @@ bool dependsOn(Value v, Value iv) {
     return false;
   return llvm::any_of(def->getOperands(),
                       [&](Value o) { return dependsOn(o, iv); });
-}
-
-/// The elementwise consumer that the tiles of the last input-channel block
-/// can apply before they write: the only user of the conv's final value
-/// `result`, an all-parallel linalg.generic reading just it through an
-/// identity map into an init of the same type it does not read, whose body
-/// is a chain of unary float arithmetic on it and scalar constants (det's
-/// ReLU after its last 3x3 conv). Null otherwise.
-linalg::GenericOp tileEpilogue(Value result) {
-  if (!result.hasOneUse())
-    return nullptr;
-  auto g = dyn_cast<linalg::GenericOp>(*result.user_begin());
-  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
-      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 0 ||
-      g.getInputs()[0] != result ||
-      g->getResult(0).getType() != result.getType())
-    return nullptr;
-  for (AffineMap m : g.getIndexingMapsArray())
-    if (!m.isIdentity())
-      return nullptr;
-  if (g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
-    return nullptr;
-  Block &body = g.getRegion().front();
-  for (Operation &op : body.without_terminator()) {
-    if (!isa<arith::MaximumFOp, arith::MinimumFOp, arith::AddFOp, arith::SubFOp,
-             arith::MulFOp, arith::DivFOp, arith::NegFOp>(op) ||
-        op.getNumResults() != 1)
-      return nullptr;
-    for (Value v : op.getOperands()) {
-      if (v == body.getArgument(0) ||
-          (v.getDefiningOp() && v.getDefiningOp()->getBlock() == &body))
-        continue;
-      if (!v.getDefiningOp<arith::ConstantOp>())
-        return nullptr;
-    }
-  }
-  return g;
-}
-
-/// `g`'s body on the vector `acc`: its ops on vectors, scalar constants
-/// broadcast.
-Value applyBody(OpBuilder &b, Location loc, linalg::GenericOp g, Value acc) {
-  auto vt = cast<VectorType>(acc.getType());
-  Block &body = g.getRegion().front();
-  IRMapping map;
-  map.map(body.getArgument(0), acc);
-  for (Operation &op : body.without_terminator()) {
-    for (Value v : op.getOperands())
-      if (!map.contains(v))
-        map.map(v, vector::BroadcastOp::create(b, loc, vt, v));
-    Operation *c = b.clone(op, map);
-    c->getResult(0).setType(vt);
-    map.map(op.getResult(0), c->getResult(0));
-  }
-  return map.lookup(body.getTerminator()->getOperand(0));
 }
 
 /// The scf.forall whose shared output `v` is, if any.
@@ -320,7 +266,7 @@ struct SeedConvTilesPass
           if (scf::ForallOp forall = sharedOutputOf(insert.getDest()))
             result = forall.getTiedOpResult(
                 forall.getTiedOpOperand(cast<BlockArgument>(insert.getDest())));
-      linalg::GenericOp epilogue = tileEpilogue(result);
+      linalg::GenericOp epilogue = tfrt::unaryEpilogue(result);
       std::optional<int64_t> lb = getConstantIntValue(top.getLowerBound());
       std::optional<int64_t> ub = getConstantIntValue(top.getUpperBound());
       std::optional<int64_t> step = getConstantIntValue(top.getStep());
@@ -335,7 +281,7 @@ struct SeedConvTilesPass
         rewriter.setInsertionPoint(write);
         Value acc = write.getVector();
         auto apply = [&](OpBuilder &b, Location l) {
-          return applyBody(b, l, epilogue, acc);
+          return tfrt::applyUnaryEpilogue(b, l, epilogue, acc);
         };
         Value out;
         if (!r.blocks) {

@@ -11,6 +11,7 @@
 
 #include "passes/CodegenCPU/ChannelInit.h"
 #include "passes/CodegenCPU/ConvGeneric.h"
+#include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
 
@@ -170,6 +171,9 @@ struct Emitter {
   Location loc;
   WinogradShape s;
   VectorType vec;
+  /// The conv's unary elementwise consumer, applied to the outputs before
+  /// they are written (null: none).
+  linalg::GenericOp epilogue;
   /// Input and output accesses of the current block may pass the end of a
   /// row (the last block when the row's tiles are not a multiple of 16):
   /// masked.
@@ -377,6 +381,8 @@ struct Emitter {
       Value y = interleave(ys);
       Value at[] = {idx(0), m, addi(row, i), x};
       y = add(start ? bias : read(wide, out, at, {}, /*edge=*/true), y);
+      if (epilogue)
+        y = tfrt::applyUnaryEpilogue(b, loc, epilogue, y);
       out = write(y, out, at, /*edge=*/true);
     }
     return out;
@@ -391,6 +397,9 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   const Transform &f = *s.f;
+  // A ReLU or other unary consumer of the conv alone runs in the output
+  // transform, and its own pass over the output goes.
+  linalg::GenericOp epilogue = tfrt::unaryEpilogue(op.getResult(0));
   Value dest = op.getOutputs()[0];
   std::optional<InitStart> start =
       takeChannelInit(rewriter, op, op.getOutputs()[0], dest);
@@ -412,7 +421,7 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
       std::nullopt);
   OpBuilder b(ctx);
   b.setInsertionPointToStart(forall.getBody());
-  Emitter e{b, loc, s, VectorType::get({kLanes}, f32)};
+  Emitter e{b, loc, s, VectorType::get({kLanes}, f32), epilogue};
   Value chunk = forall.getInductionVar(0);
   Value shared = forall.getRegionIterArgs()[0];
   Value firstRow = e.muli(chunk, chunkRows);
@@ -486,6 +495,8 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
   tensor::ParallelInsertSliceOp::create(b, loc, rowLoop.getResult(0), shared,
                                         offsets, sizes, strides);
   rewriter.replaceOp(op, forall.getResults());
+  if (epilogue)
+    rewriter.replaceOp(epilogue, forall.getResults());
 }
 
 struct WinogradConvPass

@@ -192,3 +192,39 @@ func.func @f4_rows_outer(%x: tensor<1x10x32x66xf32>, %init: tensor<1x8x8x64xf32>
   } -> tensor<1x8x8x64xf32>
   return %r : tensor<1x8x8x64xf32>
 }
+
+// -----
+
+#rows = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2 + d5, d4, d3 + d6)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A ReLU that reads only the conv (det's Relu.10 after Conv.61) runs on the
+// outputs in the output transform, before they are written; its own pass
+// goes and the function returns the forall's result.
+// CHECK-LABEL: func.func @relu_epilogue
+// CHECK: %[[R:.*]] = scf.forall
+// CHECK: vector.interleave {{.*}} : vector<16xf32> -> vector<32xf32>
+// CHECK: arith.addf {{.*}} : vector<32xf32>
+// CHECK: arith.maximumf {{.*}} : vector<32xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<32xf32>, tensor<1x8x4x32xf32>
+// CHECK: return %[[R]]
+// CHECK-NOT: linalg.generic
+func.func @relu_epilogue(%x: tensor<1x6x32x34xf32>, %init: tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x32x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#rows, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x6x32x34xf32>, tensor<8x32x3x3xf32>) outs(%init : tensor<1x8x4x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %acc: f32):
+    %m = arith.mulf %a, %c : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x32xf32>
+  %e = tensor.empty() : tensor<1x8x4x32xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x8x4x32xf32>) outs(%e : tensor<1x8x4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.maximumf %in, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x4x32xf32>
+  return %y : tensor<1x8x4x32xf32>
+}
