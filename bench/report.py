@@ -74,7 +74,11 @@ def table(res):
                                      lay["layers_timed"], lay["min_pct"],
                                      "; all of them together (their FLOPs over their time) "
                                      "%.1f%% of peak" % lay["weighted_pct"]
-                                     if "weighted_pct" in lay else ""))
+                                     if "weighted_pct" in lay else "") +
+          (" %d layers run as Winograd F(m x m, 3x3) are listed with the rate of "
+           "an equivalent direct convolution (their FLOPs are the direct "
+           "convolution's) and counted in neither figure." % lay["winograd_layers"]
+           if lay.get("winograd_layers") else ""))
         w("")
         out.extend(layers.markdown_table(lay["layers"], lay["min_pct"]))
         w("")

@@ -21,7 +21,9 @@ carries the activation's nodes and their FLOPs) is timed by those
 launches whole, epilogue included, against the convolution's FLOPs alone
 (marked "+ epilogue"). A layer whose convolution shares its launch with
 another heavy node (a convolution or matrix product) is listed as such,
-without a figure.
+without a figure. A layer whose launch runs "winograd" (tfrt-winograd-conv)
+is listed with its figure as an equivalent direct convolution's and not
+counted: its own multiply-adds are fewer than the FLOPs it is divided by.
 """
 import argparse
 import itertools
@@ -86,13 +88,16 @@ def markdown_table(layers, min_pct):
     lines = ["| layer | kernel | in -> out channels | output | ms | GFLOP/s | % of peak |",
              "|---|---|---|---|---|---|---|"]
     for r in layers:
-        head = "| %s | %s s%d%s | %d -> %d | %s |" % (
+        head = "| %s | %s s%d%s%s | %d -> %d | %s |" % (
             r["layer"].replace("p2o.", ""), r["kernel"], r["stride"],
-            " + epilogue" if r.get("epilogue") else "", r["cin"],
+            " + epilogue" if r.get("epilogue") else "",
+            " Winograd" if r.get("winograd") else "", r["cin"],
             r["cout"], r["out"])
         if "pct" in r:
             pct = "%.1f%%" % r["pct"]
-            if r["pct"] >= min_pct:
+            if r.get("winograd"):
+                pct = "(%s as direct; not counted)" % pct
+            elif r["pct"] >= min_pct:
                 pct = "**%s**" % pct
             lines.append("%s %.3f | %.1f | %s |" % (head, r["ms"], r["gflops"], pct))
         else:
@@ -128,6 +133,10 @@ def main():
     times = {n: [] for n in convs}  # ms per run, one per round
     shared = set()
     fused = set()  # timed with their epilogue
+    # Run as Winograd F(m x m, 3x3) (tfrt-winograd-conv tags its launch):
+    # their FLOPs, the direct convolution's, give an equivalent rate that
+    # says nothing about how close their multiply-adds run to the peak.
+    winograd = set()
     for path in args.profiles:
         prof = json.load(open(path))
         runs = prof["runs"]
@@ -137,6 +146,8 @@ def main():
                 if n in convs and e["flops"] > 0 and e["calls"] == runs:
                     carrying[n].append(e)
         for n, entries in carrying.items():
+            if any("winograd" in e.get("ops", []) for e in entries):
+                winograd.add(n)
             # The entries that run the convolution: those whose FLOPs (per
             # call; a layer runs once per run) add up to the layer's, its
             # main loops and any tail loops the compiler split off (the
@@ -173,7 +184,7 @@ def main():
             row.update(ms=round(ms, 4), round_ms=[round(x, 4) for x in t],
                        gflops=round(gflops, 1),
                        pct=round(pct_of_peaks(c["flops"], t), 1),
-                       epilogue=n in fused)
+                       epilogue=n in fused, winograd=n in winograd)
         else:
             row["shared"] = n in shared
         rows.append(row)
@@ -184,6 +195,9 @@ def main():
     timed = [r for r in rows if "pct" in r]
     timed.sort(key=lambda r: -r["ms"])
     untimed = [r for r in rows if "pct" not in r]
+    # The Winograd layers are listed but counted apart (see above).
+    wino = [r for r in timed if r.get("winograd")]
+    timed = [r for r in timed if not r.get("winograd")]
     met = [r for r in timed if r["pct"] >= args.min_pct]
     gemv_ms = sum(r.get("ms", 0) for r in gemv)
     # All timed layers together: their FLOPs over their time (layers
@@ -195,16 +209,21 @@ def main():
                                   for i in range(len(args.profiles))])
                     if total_ms > 0 else 0.0)
 
-    lines = markdown_table(timed + untimed, args.min_pct)
+    wino_ms = sum(r["ms"] for r in wino)
+    wino_flops = sum(r["flops"] for r in wino)
+    lines = markdown_table(timed + wino + untimed, args.min_pct)
     summary = ("%d of %d timed dense conv layers at >= %.0f%% of peak (each "
                "round against the peak measured before it, median %.1f GFLOP/s; "
                "median of %d rounds; peaks %s); all timed layers together "
                "%.1f%% of peak (%.3f ms, %.1f MFLOP); %d untimed (no entry of "
                "their own); %d squeeze-excitation convs on 1x1 maps "
-               "(matrix-vector products) not counted, %.3f ms together" % (
+               "(matrix-vector products) not counted, %.3f ms together; %d "
+               "layers run as Winograd F(m x m, 3x3) not counted either "
+               "(%.3f ms together, %.1f MFLOP of direct convolution)" % (
                    len(met), len(timed), args.min_pct, peak, len(args.profiles),
                    ", ".join("%.1f" % p for p in peaks), weighted_pct, total_ms,
-                   total_flops / 1e6, len(untimed), len(gemv), gemv_ms))
+                   total_flops / 1e6, len(untimed), len(gemv), gemv_ms,
+                   len(wino), wino_ms, wino_flops / 1e6))
     print("\n".join(lines))
     print()
     print(summary)
@@ -219,7 +238,9 @@ def main():
                        "weighted_pct": round(weighted_pct, 1),
                        "timed_ms": round(total_ms, 4),
                        "timed_flops": total_flops,
-                       "layers": timed + untimed,
+                       "winograd_layers": len(wino),
+                       "winograd_ms": round(wino_ms, 4),
+                       "layers": timed + wino + untimed,
                        "matrix_vector_layers": gemv}, f, indent=1)
     return 0
 

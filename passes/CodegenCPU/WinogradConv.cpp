@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Async/Profile.h"
 #include "passes/CodegenCPU/ChannelInit.h"
 #include "passes/CodegenCPU/ConvGeneric.h"
 #include "passes/CodegenCPU/Epilogue.h"
@@ -394,8 +395,15 @@ struct Emitter {
 void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
                 const WinogradShape &s, DenseElementsAttr weights,
                 int64_t chunks) {
-  Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
+  // The conv's location, tagged so that a profile lists "winograd" among
+  // what its launch runs (the per-layer report counts such layers apart:
+  // their FLOPs are the direct convolution's).
+  Location loc = FusedLoc::get(
+      ctx, {op.getLoc()},
+      DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, tfrt::async::kProfileOpKey),
+                               StringAttr::get(ctx, "winograd"))}));
   const Transform &f = *s.f;
   // A ReLU or other unary consumer of the conv alone runs in the output
   // transform, and its own pass over the output goes.
