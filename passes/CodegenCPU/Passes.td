@@ -332,7 +332,8 @@ def WinogradConv : Pass<"tfrt-winograd-conv", "mlir::func::FuncOp"> {
     of 2 tile rows x 16 tiles: for every channel, the input transform of the
     block's 32 patches (vectors of 16 tiles; the m phases of the columns
     split by `vector.deinterleave`, m * 16 floats read from m t and from
-    m t + 2) into `V[points, C, 32]`; the products `M[p, m, t] = sum_c U[m,
+    m t + 2, each row read also prefetching two lines of the next block's
+    columns) into `V[points, C, 32]`; the products `M[p, m, t] = sum_c U[m,
     c, p] V[p, c, t]` as 8 x 32 register tiles (`vector.contract`, which
     tfrt-pack-weight-tiles, tfrt-unroll-accumulator-loops and
     tfrt-lower-vectors treat as the matmul tiles); and the output transform,

@@ -17,6 +17,7 @@
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -179,6 +180,8 @@ struct Emitter {
   /// row (the last block when the row's tiles are not a multiple of 16):
   /// masked.
   bool masked = false;
+  /// A read-only buffer of the input, for prefetches (null: none).
+  Value inBuffer = {};
 
   const Transform &f() const { return *s.f; }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -293,6 +296,18 @@ struct Emitter {
           deinterleave(read(wide, in, at(x2), {}, /*edge=*/true), m);
       SmallVector<Value> d(lo.begin(), lo.end());
       d.append(hi.end() - 2, hi.end());
+      // The lines the next block of this row reads (its columns start
+      // 16 m further), kept inside the row.
+      if (inBuffer) {
+        int64_t width = cast<ShapedType>(in.getType()).getDimSize(3);
+        for (int64_t ahead : {m * kLanes + 16, m * kLanes + 32}) {
+          Value x =
+              arith::MinSIOp::create(b, loc, addi(x0, ahead), idx(width - 1));
+          memref::PrefetchOp::create(b, loc, inBuffer, at(x),
+                                     /*isWrite=*/false, /*locality=*/3,
+                                     /*isDataCache=*/true);
+        }
+      }
       for (int64_t a = 0; a < alpha; ++a)
         r[i].push_back(combine(ArrayRef<double>(f().bt[a], alpha), d));
     }
@@ -430,6 +445,18 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
   OpBuilder b(ctx);
   b.setInsertionPointToStart(forall.getBody());
   Emitter e{b, loc, s, VectorType::get({kLanes}, f32), epilogue};
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall);
+    auto type = cast<RankedTensorType>(in.getType());
+    auto layout =
+        StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
+                               SmallVector<int64_t>(4, ShapedType::kDynamic));
+    e.inBuffer = bufferization::ToBufferOp::create(
+        rewriter, loc,
+        MemRefType::get(type.getShape(), type.getElementType(), layout), in,
+        /*read_only=*/true);
+  }
   Value chunk = forall.getInductionVar(0);
   Value shared = forall.getRegionIterArgs()[0];
   Value firstRow = e.muli(chunk, chunkRows);

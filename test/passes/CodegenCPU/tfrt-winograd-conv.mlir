@@ -1,4 +1,5 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv | FileCheck %s --check-prefix=PF
 // RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv=min-channels=16 | FileCheck %s --check-prefix=MIN16
 // RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv=block-bytes=4096 | FileCheck %s --check-prefix=SMALL
 // RUN: tfrt-opt %s -split-input-file -tfrt-winograd-conv=max-tile=4 | FileCheck %s --check-prefix=F4
@@ -47,6 +48,16 @@
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<32xf32>, tensor<1x8x4x32xf32>
 // CHECK: tensor.parallel_insert_slice %{{.*}} into %[[S]][0, 0, %{{.*}}, 0] [1, 8, 4, 32] [1, 1, 1, 1]
 // CHECK-NOT: "reduction"
+// Each patch row also prefetches two lines of the next block's columns
+// (clamped to the row's last column), through a read-only view of the
+// input: 2 for each of the 8 patch rows a channel reads here.
+// PF-LABEL: func.func @rows_outer_bias
+// PF-SAME: (%[[X:.*]]: tensor<1x6x32x34xf32>)
+// PF: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only
+// PF: scf.for %[[C:.*]] = %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x32x32xf32>)
+// PF: arith.minsi %{{.*}}, %[[LAST:c33[_0-9]*]]
+// PF-COUNT-16: memref.prefetch %[[XB]][%{{.*}}, %{{.*}}, %[[C]], %{{.*}}], read, locality<3>, data
+// PF: scf.yield
 // SMALL-LABEL: func.func @rows_outer_bias
 // SMALL-NOT: scf.forall
 // SMALL: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
