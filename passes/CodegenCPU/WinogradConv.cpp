@@ -546,15 +546,25 @@ struct WinogradConvPass
           "be >= 1, max-tile 2 or 4");
       return signalPassFailure();
     }
-    SmallVector<linalg::GenericOp> ops;
-    getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : ops) {
+    // Match first, rewrite after: a rewrite erases other generics (the
+    // conv's ReLU, its bias broadcast).
+    struct Match {
+      linalg::GenericOp op;
+      WinogradShape shape;
       DenseElementsAttr weights;
-      std::optional<WinogradShape> s =
-          matchWinograd(op, minChannels, maxTile, blockBytes, weights);
-      if (!s)
-        continue;
+    };
+    SmallVector<Match> matches;
+    getOperation().walk([&](linalg::GenericOp op) {
+      DenseElementsAttr weights;
+      if (std::optional<WinogradShape> s =
+              matchWinograd(op, minChannels, maxTile, blockBytes, weights))
+        matches.push_back({op, *s, weights});
+    });
+    IRRewriter rewriter(&getContext());
+    for (Match &match : matches) {
+      linalg::GenericOp op = match.op;
+      DenseElementsAttr weights = match.weights;
+      const WinogradShape *s = &match.shape;
       int64_t blocks = s->oh / (s->f->m * kBlockRows), chunks = 1;
       for (int64_t k = std::min(maxChunks.getValue(), blocks); k >= 1; --k)
         if (blocks % k == 0) {
