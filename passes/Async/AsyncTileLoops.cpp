@@ -268,12 +268,15 @@ struct AsyncTileLoopsPass
     // it), so that it can split along with the ConvTranspose.
     if (epilogues) {
       SmallVector<linalg::LinalgOp> expanded;
-      for (linalg::LinalgOp op : candidates)
-        if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-          if (isConvTransposeGeneric(generic))
-            if (linalg::GenericOp g6 =
-                    expandConsumer(rewriter, generic, erased))
-              expanded.push_back(g6);
+      for (linalg::LinalgOp op : candidates) {
+        // A consumer rebuilt for an earlier candidate is gone.
+        if (erased.contains(op.getOperation()))
+          continue;
+        auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+        if (generic && isConvTransposeGeneric(generic))
+          if (linalg::GenericOp g6 = expandConsumer(rewriter, generic, erased))
+            expanded.push_back(g6);
+      }
       llvm::erase_if(candidates, [&](linalg::LinalgOp op) {
         return erased.contains(op.getOperation());
       });
