@@ -180,8 +180,8 @@ struct Emitter {
   /// row (the last block when the row's tiles are not a multiple of 16):
   /// masked.
   bool masked = false;
-  /// A read-only buffer of the input, for prefetches (null: none).
-  Value inBuffer = {};
+  /// A read-only buffer of the input, for prefetches.
+  Value inBuffer;
 
   const Transform &f() const { return *s.f; }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -198,19 +198,22 @@ struct Emitter {
   /// for +-1, multiply-adds with a broadcast constant otherwise.
   Value combine(ArrayRef<double> coeffs, ArrayRef<Value> xs) {
     auto type = cast<VectorType>(xs[0].getType());
-    auto scaled = [&](double k, Value x) -> Value {
-      Value kv = arith::ConstantOp::create(
+    auto splat = [&](double k) -> Value {
+      return arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(float(k))));
-      return arith::MulFOp::create(b, loc, kv, x);
     };
-    int64_t first = -1;
-    for (int64_t j = 0; j < (int64_t)coeffs.size(); ++j)
-      if (coeffs[j] == 1 || (first < 0 && coeffs[j] != 0))
-        if (first < 0 || coeffs[first] != 1)
-          first = j;
+    auto n = static_cast<int64_t>(coeffs.size());
+    const double *one = llvm::find(coeffs, 1.0);
+    int64_t first = one != coeffs.end() ? one - coeffs.begin()
+                                        : llvm::find_if(coeffs, [](double k) {
+                                            return k != 0;
+                                          }) - coeffs.begin();
     Value acc =
-        coeffs[first] == 1 ? xs[first] : scaled(coeffs[first], xs[first]);
-    for (int64_t j = 0; j < (int64_t)coeffs.size(); ++j) {
+        coeffs[first] == 1
+            ? xs[first]
+            : arith::MulFOp::create(b, loc, splat(coeffs[first]), xs[first])
+                  .getResult();
+    for (int64_t j = 0; j < n; ++j) {
       double k = coeffs[j];
       if (j == first || k == 0)
         continue;
@@ -219,12 +222,7 @@ struct Emitter {
       else if (k == -1)
         acc = sub(acc, xs[j]);
       else
-        acc = vector::FMAOp::create(
-            b, loc,
-            arith::ConstantOp::create(
-                b, loc,
-                DenseElementsAttr::get(type, b.getF32FloatAttr(float(k)))),
-            xs[j], acc);
+        acc = vector::FMAOp::create(b, loc, splat(k), xs[j], acc);
     }
     return acc;
   }
@@ -279,6 +277,7 @@ struct Emitter {
     int64_t m = f().m, alpha = f().alpha;
     auto wide = VectorType::get({m * kLanes}, b.getF32Type());
     Value row0 = muli(tileRow, m), x0 = muli(tile0, m), x2 = addi(x0, 2);
+    int64_t width = cast<ShapedType>(in.getType()).getDimSize(3);
     SmallVector<SmallVector<Value>> r(alpha);
     for (int64_t i = 0; i < alpha; ++i) {
       Value row = addi(row0, i);
@@ -298,15 +297,12 @@ struct Emitter {
       d.append(hi.end() - 2, hi.end());
       // The lines the next block of this row reads (its columns start
       // 16 m further), kept inside the row.
-      if (inBuffer) {
-        int64_t width = cast<ShapedType>(in.getType()).getDimSize(3);
-        for (int64_t ahead : {m * kLanes + 16, m * kLanes + 32}) {
-          Value x =
-              arith::MinSIOp::create(b, loc, addi(x0, ahead), idx(width - 1));
-          memref::PrefetchOp::create(b, loc, inBuffer, at(x),
-                                     /*isWrite=*/false, /*locality=*/3,
-                                     /*isDataCache=*/true);
-        }
+      for (int64_t ahead : {m * kLanes + 16, m * kLanes + 32}) {
+        Value x =
+            arith::MinSIOp::create(b, loc, addi(x0, ahead), idx(width - 1));
+        memref::PrefetchOp::create(b, loc, inBuffer, at(x),
+                                   /*isWrite=*/false, /*locality=*/3,
+                                   /*isDataCache=*/true);
       }
       for (int64_t a = 0; a < alpha; ++a)
         r[i].push_back(combine(ArrayRef<double>(f().bt[a], alpha), d));
@@ -562,18 +558,17 @@ struct WinogradConvPass
     });
     IRRewriter rewriter(&getContext());
     for (Match &match : matches) {
-      linalg::GenericOp op = match.op;
-      DenseElementsAttr weights = match.weights;
-      const WinogradShape *s = &match.shape;
-      int64_t blocks = s->oh / (s->f->m * kBlockRows), chunks = 1;
-      for (int64_t k = std::min(maxChunks.getValue(), blocks); k >= 1; --k)
+      const WinogradShape &s = match.shape;
+      // The most chunks, up to max-chunks, that split the blocks evenly.
+      int64_t blocks = s.oh / (s.f->m * kBlockRows), chunks = 1;
+      for (int64_t k = std::min(maxChunks.getValue(), blocks); k > 1; --k)
         if (blocks % k == 0) {
           chunks = k;
           break;
         }
-      rewriteOne(rewriter, op, *s, weights, chunks);
+      rewriteOne(rewriter, match.op, s, match.weights, chunks);
       ++numConvs;
-      if (s->f->m == 4)
+      if (s.f->m == 4)
         ++numF4;
     }
   }
