@@ -230,7 +230,13 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     Option<"prefetchAhead", "prefetch-ahead", "int64_t", /*default=*/"64",
            "Seeded matmuls with N >= 4096 and K <= 64: prefetch the right "
            "operand's row k this many columns ahead of the first register "
-           "rows' tiles (0: no prefetch)">,    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "rows' tiles (0: no prefetch)">,
+    Option<"prefetchKAhead", "prefetch-k-ahead", "int64_t",
+           /*default=*/"16",
+           "Seeded matmuls that do not prefetch ahead along the columns "
+           "and whose right operand exceeds 64 KiB: each K step of a "
+           "register tile prefetches the tile's columns this many rows "
+           "further down (0: no prefetch)">,    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
            "Width of the target's vector registers in bits (512: AVX-512, "
            "256: AVX2, 128: NEON or SSE); with vector-registers it bounds "
            "the register tile's accumulator rows">,

@@ -1,6 +1,6 @@
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul -canonicalize -cse | FileCheck %s
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=128" -canonicalize -cse | FileCheck %s --check-prefix=FAR
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-k-ahead=0" -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=128 prefetch-k-ahead=0" -canonicalize -cse | FileCheck %s --check-prefix=FAR
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-matmul="prefetch-ahead=0 prefetch-k-ahead=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
 
 // 16 rows of 4096 columns (a 1x1 conv with 16 input channels on a 64x64
 // map): the first 8 register rows of the cache tile prefetch row k of the
@@ -73,7 +73,9 @@ func.func @columns_outer(%a: tensor<48x16xf32>, %b: tensor<16x4096xf32>) -> tens
 // -----
 
 // Short rows (2048 columns, L2-resident tiles) and deep K (96 rows, a
-// compute-bound 1x1 conv) do not prefetch.
+// compute-bound 1x1 conv) do not prefetch ahead along the columns (with
+// prefetch-k-ahead, by default, they prefetch along K instead:
+// tfrt-vectorize-matmul-prefetch-k-ahead.mlir).
 // CHECK-LABEL: func.func @short_rows
 // CHECK-NOT: memref.prefetch
 // CHECK-LABEL: func.func @deep_k
