@@ -3,7 +3,9 @@
 # every test (unit, lit, the ONNX backend conformance suite against its floor
 # list, PP-OCR vs ONNX Runtime, the example) through ctest, after the runtime
 # unit tests under ThreadSanitizer (scripts/test-sanitizers.sh thread, its own
-# runtime-only build in build-tsan/). Works from any directory.
+# runtime-only build in build-tsan/) and the compiler's lit tests with an
+# AddressSanitizer build of the compiler (scripts/test-compiler-asan.sh, in
+# build-asan-compiler/). Works from any directory.
 #
 # If scripts/fetch-models.sh fails (no npm registry), the run goes on: the
 # PP-OCR tests then report SKIPPED with the reason (TFRT_FETCH_MODELS_ERROR).
@@ -36,6 +38,11 @@ echo "== runtime unit tests under ThreadSanitizer"
 tsan_rc=0
 scripts/test-sanitizers.sh thread || tsan_rc=$?
 [[ $tsan_rc == 0 ]] || echo "test: ERROR: the runtime unit tests fail under ThreadSanitizer"
+
+echo "== compiler lit tests under AddressSanitizer"
+asan_rc=0
+scripts/test-compiler-asan.sh || asan_rc=$?
+[[ $asan_rc == 0 ]] || echo "test: ERROR: the compiler's lit tests fail under AddressSanitizer"
 
 echo "== ctest"
 ctest_log="$(mktemp)"
@@ -70,9 +77,10 @@ elif [[ $conf_shown == 1 ]]; then
   echo
   grep -E '^[0-9]+% tests passed' "$ctest_log" | tail -n1 || true
 fi
-if [[ $tsan_rc != 0 ]]; then
-  echo "test: the ThreadSanitizer run above failed"
-  [[ $rc != 0 ]] || rc=$tsan_rc
+if [[ $tsan_rc != 0 || $asan_rc != 0 ]]; then
+  [[ $tsan_rc == 0 ]] || echo "test: the ThreadSanitizer run above failed"
+  [[ $asan_rc == 0 ]] || echo "test: the compiler's AddressSanitizer run above failed"
+  [[ $rc != 0 ]] || rc=$((tsan_rc != 0 ? tsan_rc : asan_rc))
   # Keep ctest's summary the closing line.
   grep -E '^[0-9]+% tests passed' "$ctest_log" | tail -n1 || true
 fi
