@@ -614,10 +614,13 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
   let description = [{
     On tensors: every f32 `linalg.depthwise_conv_2d_nchw_chw` with static
     shapes (the graph lowering's form of a depthwise conv, input padded) is
-    replaced by `scf.for` loops over `(n, c, oh)` around one output row: the
-    row's columns are vectors of `lanes` (16: one zmm) and a tail vector of
-    the remainder; up to five vectors are computed together (their
-    accumulators stay in registers) and each kernel tap is one input-row
+    replaced by `scf.for` loops over `(n, c, oh)` around `rows` output rows
+    (2 by default; the last step takes the rows that remain): each row's
+    columns are vectors of `lanes` (16: one zmm) and a tail vector of
+    the remainder; up to five vectors of each row are computed together
+    (their accumulators stay in registers; with two rows, each accumulator's
+    chain of FMAs has another row's beside it, so that the FMA latency no
+    longer bounds a row of five vectors) and each kernel tap is one input-row
     read per vector (stride 1: an unaligned load at the tap's offset;
     stride s: `s` times as many lanes, of which a `vector.shuffle` keeps
     every s-th) and one `vector.fma` with the tap's broadcast weight. The
@@ -650,6 +653,9 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
            "f32 lanes of one vector">,
+    Option<"rows", "rows", "int64_t", /*default=*/"2",
+           "Output rows computed together (1 to 8): each tap's broadcast "
+           "weight feeds the accumulators of all of them">,
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
            "Apply the elementwise consumer of a depthwise conv whose "
            "accumulators start from a fill or bias (in the same block) to "

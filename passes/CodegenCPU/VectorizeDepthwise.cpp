@@ -41,11 +41,12 @@ struct Shape {
 /// through it into `out`, its destination. Returns the updated output
 /// tensor.
 Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
-                  Value out, Value n, Value c, Value oh, Value initValue,
+                  Value out, Value n, Value c, Value oh0, Value initValue,
                   ArrayRef<Value> weights, ArrayRef<Value> starts,
                   ArrayRef<int64_t> maxStarts, int64_t width,
                   const tfrt::Epilogue *epilogue,
-                  const tfrt::EpilogueOperands *epilogueOperands) {
+                  const tfrt::EpilogueOperands *epilogueOperands,
+                  int64_t rows = 1) {
   Type f32 = b.getF32Type();
   auto vecType = VectorType::get({width}, f32);
   auto rawType = VectorType::get({width * s.sw}, f32);
@@ -60,48 +61,64 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
   for (int64_t i = 0; i < width; ++i)
     mask.push_back(i * s.sw);
 
+  SmallVector<Value> ohs;
+  for (int64_t r = 0; r < rows; ++r)
+    ohs.push_back(r ? arith::AddIOp::create(b, loc, oh0, cst(r)).getResult()
+                    : oh0);
+  // accs[r * starts + u]: output row oh0 + r, vector u.
   SmallVector<Value> accs, cols;
-  for (Value start : starts) {
-    if (initValue)
-      accs.push_back(vector::BroadcastOp::create(b, loc, vecType, initValue));
-    else
-      accs.push_back(vector::TransferReadOp::create(
-          b, loc, vecType, out, ValueRange{n, c, oh, start}, zero,
-          ArrayRef<bool>{true}));
+  for (Value oh : ohs)
+    for (Value start : starts) {
+      if (initValue)
+        accs.push_back(vector::BroadcastOp::create(b, loc, vecType, initValue));
+      else
+        accs.push_back(vector::TransferReadOp::create(
+            b, loc, vecType, out, ValueRange{n, c, oh, start}, zero,
+            ArrayRef<bool>{true}));
+    }
+  for (Value start : starts)
     cols.push_back(
         s.sw == 1
             ? start
             : arith::MulIOp::create(b, loc, start, cst(s.sw)).getResult());
-  }
-  Value rowBase =
-      s.sh == 1 ? oh : arith::MulIOp::create(b, loc, oh, cst(s.sh)).getResult();
+  int64_t vecs = starts.size();
   for (int64_t i = 0; i < s.kh; ++i) {
-    Value row = arith::AddIOp::create(b, loc, rowBase, cst(i * s.dh));
     for (int64_t j = 0; j < s.kw; ++j) {
       Value w = broadcasts[i * s.kw + j];
-      for (auto [u, col] : llvm::enumerate(cols)) {
-        Value x = arith::AddIOp::create(b, loc, col, cst(j * s.dw));
-        bool inBounds = maxStarts[u] * s.sw + j * s.dw + width * s.sw <= s.iw;
-        Value v = vector::TransferReadOp::create(b, loc, rawType, in,
-                                                 ValueRange{n, c, row, x}, zero,
-                                                 ArrayRef<bool>{inBounds});
-        if (s.sw != 1)
-          v = vector::ShuffleOp::create(b, loc, vecType, v, v, mask);
-        accs[u] = vector::FMAOp::create(b, loc, v, w, accs[u]);
+      for (int64_t r = 0; r < rows; ++r) {
+        Value rowBase =
+            s.sh == 1
+                ? ohs[r]
+                : arith::MulIOp::create(b, loc, ohs[r], cst(s.sh)).getResult();
+        Value row = arith::AddIOp::create(b, loc, rowBase, cst(i * s.dh));
+        for (auto [u, col] : llvm::enumerate(cols)) {
+          Value x = arith::AddIOp::create(b, loc, col, cst(j * s.dw));
+          bool inBounds = maxStarts[u] * s.sw + j * s.dw + width * s.sw <= s.iw;
+          Value v = vector::TransferReadOp::create(
+              b, loc, rawType, in, ValueRange{n, c, row, x}, zero,
+              ArrayRef<bool>{inBounds});
+          if (s.sw != 1)
+            v = vector::ShuffleOp::create(b, loc, vecType, v, v, mask);
+          Value &acc = accs[r * vecs + u];
+          acc = vector::FMAOp::create(b, loc, v, w, acc);
+        }
       }
     }
   }
-  for (auto [acc, start] : llvm::zip(accs, starts)) {
-    if (epilogue) {
-      out = tfrt::applyEpilogueDirect(b, loc, *epilogue, *epilogueOperands, acc,
-                                      out, ValueRange{n, c, oh, start});
-      continue;
+  for (int64_t r = 0; r < rows; ++r)
+    for (auto [u, start] : llvm::enumerate(starts)) {
+      Value acc = accs[r * vecs + u];
+      if (epilogue) {
+        out =
+            tfrt::applyEpilogueDirect(b, loc, *epilogue, *epilogueOperands, acc,
+                                      out, ValueRange{n, c, ohs[r], start});
+        continue;
+      }
+      out = vector::TransferWriteOp::create(b, loc, acc, out,
+                                            ValueRange{n, c, ohs[r], start},
+                                            ArrayRef<bool>{true})
+                .getResult();
     }
-    out = vector::TransferWriteOp::create(b, loc, acc, out,
-                                          ValueRange{n, c, oh, start},
-                                          ArrayRef<bool>{true})
-              .getResult();
-  }
   return out;
 }
 
@@ -116,7 +133,7 @@ int64_t vectorsPerGroup(int64_t full) {
 
 LogicalResult vectorizeOne(RewriterBase &rewriter,
                            linalg::DepthwiseConv2DNchwChwOp op, int64_t lanes,
-                           bool epilogues, bool remarks,
+                           int64_t rowsPerStep, bool epilogues, bool remarks,
                            int64_t &fusedEpilogues) {
   if (!op.hasPureTensorSemantics())
     return failure();
@@ -199,52 +216,66 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                 for (int64_t j = 0; j < s.kw; ++j)
                   weights.push_back(tensor::ExtractOp::create(
                       b, l, filter, ValueRange{c, cst(b, i), cst(b, j)}));
-              auto hLoop = scf::ForOp::create(
-                  b, l, c0, cst(b, s.oh), c1, cIter,
-                  [&](OpBuilder &b, Location l, Value oh, ValueRange hIter) {
-                    Value out = hIter[0];
-                    int64_t step = perGroup * lanes;
-                    if (groups > 1) {
-                      auto gLoop = scf::ForOp::create(
-                          b, l, c0, cst(b, groups * step), cst(b, step),
-                          ValueRange{out},
-                          [&](OpBuilder &b, Location l, Value ow,
-                              ValueRange gIter) {
-                            SmallVector<Value> starts;
-                            SmallVector<int64_t> maxStarts;
-                            for (int64_t u = 0; u < perGroup; ++u) {
-                              starts.push_back(arith::AddIOp::create(
-                                  b, l, ow, cst(b, u * lanes)));
-                              maxStarts.push_back((groups - 1) * step +
-                                                  u * lanes);
-                            }
-                            Value r = emitVectors(b, l, s, in, gIter[0], n, c,
-                                                  oh, initValue, weights,
-                                                  starts, maxStarts, lanes, epi,
-                                                  &epilogueOperands);
-                            scf::YieldOp::create(b, l, r);
-                          });
-                      out = gLoop.getResult(0);
-                    } else if (groups == 1) {
-                      SmallVector<Value> starts;
-                      SmallVector<int64_t> maxStarts;
-                      for (int64_t u = 0; u < perGroup; ++u) {
-                        starts.push_back(cst(b, u * lanes));
-                        maxStarts.push_back(u * lanes);
-                      }
-                      out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
-                                        weights, starts, maxStarts, lanes, epi,
-                                        &epilogueOperands);
-                    }
-                    if (tail) {
-                      int64_t start = full * lanes;
-                      out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
-                                        weights, {cst(b, start)}, {start}, tail,
-                                        epi, &epilogueOperands);
-                    }
-                    scf::YieldOp::create(b, l, out);
-                  });
-              scf::YieldOp::create(b, l, hLoop.getResult(0));
+              // `rows` output rows from oh, each in groups of perGroup
+              // vectors and a tail vector.
+              auto rowBlock = [&](OpBuilder &b, Location l, Value oh, Value out,
+                                  int64_t rows) -> Value {
+                int64_t step = perGroup * lanes;
+                if (groups > 1) {
+                  auto gLoop = scf::ForOp::create(
+                      b, l, c0, cst(b, groups * step), cst(b, step),
+                      ValueRange{out},
+                      [&](OpBuilder &b, Location l, Value ow,
+                          ValueRange gIter) {
+                        SmallVector<Value> starts;
+                        SmallVector<int64_t> maxStarts;
+                        for (int64_t u = 0; u < perGroup; ++u) {
+                          starts.push_back(arith::AddIOp::create(
+                              b, l, ow, cst(b, u * lanes)));
+                          maxStarts.push_back((groups - 1) * step + u * lanes);
+                        }
+                        Value r =
+                            emitVectors(b, l, s, in, gIter[0], n, c, oh,
+                                        initValue, weights, starts, maxStarts,
+                                        lanes, epi, &epilogueOperands, rows);
+                        scf::YieldOp::create(b, l, r);
+                      });
+                  out = gLoop.getResult(0);
+                } else if (groups == 1) {
+                  SmallVector<Value> starts;
+                  SmallVector<int64_t> maxStarts;
+                  for (int64_t u = 0; u < perGroup; ++u) {
+                    starts.push_back(cst(b, u * lanes));
+                    maxStarts.push_back(u * lanes);
+                  }
+                  out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
+                                    weights, starts, maxStarts, lanes, epi,
+                                    &epilogueOperands, rows);
+                }
+                if (tail) {
+                  int64_t start = full * lanes;
+                  out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
+                                    weights, {cst(b, start)}, {start}, tail,
+                                    epi, &epilogueOperands, rows);
+                }
+                return out;
+              };
+              // Whole steps of rowsPerStep rows, then the remaining rows.
+              int64_t rem = s.oh % rowsPerStep, whole = s.oh - rem;
+              Value out = cIter[0];
+              if (whole) {
+                auto hLoop = scf::ForOp::create(
+                    b, l, c0, cst(b, whole), cst(b, rowsPerStep),
+                    ValueRange{out},
+                    [&](OpBuilder &b, Location l, Value oh, ValueRange hIter) {
+                      scf::YieldOp::create(
+                          b, l, rowBlock(b, l, oh, hIter[0], rowsPerStep));
+                    });
+                out = hLoop.getResult(0);
+              }
+              if (rem)
+                out = rowBlock(b, l, cst(b, whole), out, rem);
+              scf::YieldOp::create(b, l, out);
             });
         scf::YieldOp::create(b, l, cLoop.getResult(0));
       });
@@ -267,6 +298,12 @@ struct VectorizeDepthwisePass
       getOperation().emitError("tfrt-vectorize-depthwise: lanes must be >= 1");
       return signalPassFailure();
     }
+    if (rows < 1 || rows > 8) {
+      getOperation().emitError(
+          "tfrt-vectorize-depthwise: rows must be in [1, 8], got ")
+          << rows;
+      return signalPassFailure();
+    }
     SmallVector<linalg::DepthwiseConv2DNchwChwOp> ops;
     getOperation().walk(
         [&](linalg::DepthwiseConv2DNchwChwOp op) { ops.push_back(op); });
@@ -275,7 +312,7 @@ struct VectorizeDepthwisePass
     IRRewriter rewriter(&getContext());
     int64_t fused = 0;
     for (linalg::DepthwiseConv2DNchwChwOp op : ops)
-      (void)vectorizeOne(rewriter, op, lanes, epilogues, remarks, fused);
+      (void)vectorizeOne(rewriter, op, lanes, rows, epilogues, remarks, fused);
     numEpilogues += fused;
   }
 };

@@ -1,6 +1,6 @@
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise -canonicalize -cse | FileCheck %s
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise="epilogues=0" -canonicalize -cse | FileCheck %s --check-prefix=OFF
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise="remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise=rows=1 -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise="epilogues=0 rows=1" -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise="remarks=1 rows=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A 3x3 depthwise conv whose accumulators start from its bias, followed by
 // a per-channel scale and a ReLU: each accumulator vector is scaled by the

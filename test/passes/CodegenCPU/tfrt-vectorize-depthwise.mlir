@@ -1,4 +1,7 @@
-// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise=rows=1 -canonicalize -cse | FileCheck %s
+
+// These cases check one output row per step (rows=1); two rows per step,
+// the default, are in tfrt-vectorize-depthwise-rows.mlir.
 
 // Stride 1, 3x3, 32 output columns: loops over n (one trip, folded), c and
 // oh; per row two
