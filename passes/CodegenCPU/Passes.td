@@ -615,7 +615,7 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     On tensors: every f32 `linalg.depthwise_conv_2d_nchw_chw` with static
     shapes (the graph lowering's form of a depthwise conv, input padded) is
     replaced by `scf.for` loops over `(n, c, oh)` around `rows` output rows
-    (2 by default; the last step takes the rows that remain): each row's
+    (2 by default; one where `rows` does not divide the output rows): each row's
     columns are vectors of `lanes` (16: one zmm) and a tail vector of
     the remainder; up to five vectors of each row are computed together
     (their accumulators stay in registers; with two rows, each accumulator's
@@ -654,8 +654,9 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
            "f32 lanes of one vector">,
     Option<"rows", "rows", "int64_t", /*default=*/"2",
-           "Output rows computed together (1 to 8): each tap's broadcast "
-           "weight feeds the accumulators of all of them">,
+           "Output rows computed together (1 to 8) when they divide the "
+           "output rows: each tap's broadcast weight feeds the accumulators "
+           "of all of them">,
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
            "Apply the elementwise consumer of a depthwise conv whose "
            "accumulators start from a fill or bias (in the same block) to "

@@ -260,21 +260,18 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                 }
                 return out;
               };
-              // Whole steps of rowsPerStep rows, then the remaining rows.
-              int64_t rem = s.oh % rowsPerStep, whole = s.oh - rem;
-              Value out = cIter[0];
-              if (whole) {
-                auto hLoop = scf::ForOp::create(
-                    b, l, c0, cst(b, whole), cst(b, rowsPerStep),
-                    ValueRange{out},
-                    [&](OpBuilder &b, Location l, Value oh, ValueRange hIter) {
-                      scf::YieldOp::create(
-                          b, l, rowBlock(b, l, oh, hIter[0], rowsPerStep));
-                    });
-                out = hLoop.getResult(0);
-              }
-              if (rem)
-                out = rowBlock(b, l, cst(b, whole), out, rem);
+              // Steps of rowsPerStep rows where they divide the rows, one
+              // row at a time otherwise (a separate block for the remaining
+              // rows would double the code of small maps: PP-OCR cls's
+              // compile took 12% more CPU time).
+              int64_t rows = s.oh % rowsPerStep ? 1 : rowsPerStep;
+              auto hLoop = scf::ForOp::create(
+                  b, l, c0, cst(b, s.oh), cst(b, rows), cIter,
+                  [&](OpBuilder &b, Location l, Value oh, ValueRange hIter) {
+                    scf::YieldOp::create(b, l,
+                                         rowBlock(b, l, oh, hIter[0], rows));
+                  });
+              Value out = hLoop.getResult(0);
               scf::YieldOp::create(b, l, out);
             });
         scf::YieldOp::create(b, l, cLoop.getResult(0));

@@ -1,38 +1,43 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise -canonicalize -cse | FileCheck %s
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-depthwise=rows=3 -canonicalize -cse | FileCheck %s --check-prefix=THREE
 
-// Two output rows per step (the default): 5 rows are a loop over rows 0-3
-// in steps of 2 and row 4 on its own. In the loop, each tap's weight feeds
-// the accumulators of both rows (2 rows x 2 vectors, 36 FMAs), and the
-// input rows that both rows read are read once; the accumulators are
+// Two output rows per step (the default): 4 rows are a loop over rows 0-3
+// in steps of 2. Each tap's weight feeds the accumulators of both rows
+// (2 rows x 2 vectors x 9 taps, 36 FMAs), and the accumulators are
 // written at rows oh and oh + 1.
 // CHECK-LABEL: func.func @dw3x3_rows
 // CHECK: scf.for %[[C:.*]] = %c0 to %c8 step %c1
 // CHECK: scf.for %[[OH:.*]] = %c0 to %c4 step %c2
 // CHECK: %[[OH1:.*]] = arith.addi %[[OH]], %c1 : index
-// CHECK: vector.transfer_read %{{.*}}[%c0, %[[C]], %[[OH]], %c0]{{.*}} : tensor<1x8x5x32xf32>, vector<16xf32>
-// CHECK: vector.transfer_read %{{.*}}[%c0, %[[C]], %[[OH1]], %c16]{{.*}} : tensor<1x8x5x32xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %{{.*}}[%c0, %[[C]], %[[OH]], %c0]{{.*}} : tensor<1x8x4x32xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %{{.*}}[%c0, %[[C]], %[[OH1]], %c16]{{.*}} : tensor<1x8x4x32xf32>, vector<16xf32>
 // CHECK-COUNT-36: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: vector.transfer_write %{{.*}}[%c0, %[[C]], %[[OH]], %c0]
 // CHECK: vector.transfer_write %{{.*}}[%c0, %[[C]], %[[OH]], %c16]
 // CHECK: vector.transfer_write %{{.*}}[%c0, %[[C]], %[[OH1]], %c0]
 // CHECK: vector.transfer_write %{{.*}}[%c0, %[[C]], %[[OH1]], %c16]
-// CHECK: scf.yield
-// The last row: 2 vectors x 9 taps.
-// CHECK: vector.transfer_read %arg0[%c0, %[[C]], %c4, %c0]
+// Three rows do not divide 4: one row per step.
+// THREE-LABEL: func.func @dw3x3_rows
+// THREE: scf.for %{{.*}} = %c0 to %c4 step %c1
+// THREE-COUNT-18: vector.fma
+// THREE-NOT: vector.fma
+func.func @dw3x3_rows(%x: tensor<1x8x6x34xf32>, %w: tensor<8x3x3xf32>, %b: tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x6x34xf32>, tensor<8x3x3xf32>) outs(%b : tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32>
+  return %r : tensor<1x8x4x32xf32>
+}
+
+// -----
+
+// Five rows are not a multiple of two: one row per step.
+// CHECK-LABEL: func.func @dw3x3_odd_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1
 // CHECK-COUNT-18: vector.fma
 // CHECK-NOT: vector.fma
-// CHECK: vector.transfer_write %{{.*}}[%c0, %[[C]], %c4, %c16]
-// Three rows per step: one step of rows 0-2 (a loop of one trip, folded),
-// then rows 3 and 4 together: 54 + 36 FMAs per channel, no loop over rows.
-// THREE-LABEL: func.func @dw3x3_rows
-// THREE: scf.for %{{.*}} = %c0 to %c8 step %c1
-// THREE-NOT: scf.for
-// THREE-COUNT-90: vector.fma
-// THREE-NOT: vector.fma
-// THREE: vector.transfer_write %{{.*}}[%c0, %{{.*}}, %c4, %c16]
-func.func @dw3x3_rows(%x: tensor<1x8x7x34xf32>, %w: tensor<8x3x3xf32>, %b: tensor<1x8x5x32xf32>) -> tensor<1x8x5x32xf32> {
+// THREE-LABEL: func.func @dw3x3_odd_rows
+// THREE: scf.for %{{.*}} = %c0 to %c5 step %c1
+func.func @dw3x3_odd_rows(%x: tensor<1x8x7x34xf32>, %w: tensor<8x3x3xf32>, %b: tensor<1x8x5x32xf32>) -> tensor<1x8x5x32xf32> {
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x8x7x34xf32>, tensor<8x3x3xf32>) outs(%b : tensor<1x8x5x32xf32>) -> tensor<1x8x5x32xf32>
   return %r : tensor<1x8x5x32xf32>
@@ -49,7 +54,6 @@ func.func @dw3x3_rows(%x: tensor<1x8x7x34xf32>, %w: tensor<8x3x3xf32>, %b: tenso
 // CHECK-DAG: vector.transfer_read %arg0[%c0, %{{.*}}, %[[R0]], %c0]
 // CHECK-DAG: vector.transfer_read %arg0[%c0, %{{.*}}, %[[R1]], %c0]
 // CHECK: scf.yield
-// CHECK-NOT: scf.for %{{.*}} = %c4
 func.func @dw3x3_s2_rows(%x: tensor<1x4x9x34xf32>, %w: tensor<4x3x3xf32>, %b: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%x, %w : tensor<1x4x9x34xf32>, tensor<4x3x3xf32>) outs(%b : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
