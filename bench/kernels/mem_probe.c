@@ -18,37 +18,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-typedef __m512 vec;
-#define LANES 16
-#define VZERO() _mm512_setzero_ps()
-#define VLOAD(p) _mm512_load_ps(p)
-#define VADD(a, b) _mm512_add_ps(a, b)
-static float vsum(vec v) { return _mm512_reduce_add_ps(v); }
-#elif defined(__AVX2__)
-#include <immintrin.h>
-typedef __m256 vec;
-#define LANES 8
-#define VZERO() _mm256_setzero_ps()
-#define VLOAD(p) _mm256_load_ps(p)
-#define VADD(a, b) _mm256_add_ps(a, b)
-static float vsum(vec v) {
-  float lanes[8];
-  _mm256_storeu_ps(lanes, v);
-  float s = 0;
-  for (int i = 0; i < 8; ++i)
-    s += lanes[i];
-  return s;
-}
-#else
-typedef float vec;
-#define LANES 1
-#define VZERO() 0.0f
-#define VLOAD(p) (*(p))
-#define VADD(a, b) ((a) + (b))
-static float vsum(vec v) { return v; }
-#endif
+#include "vec.h"
 
 static double seconds(void) {
   struct timespec ts;

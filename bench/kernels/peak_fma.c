@@ -17,34 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-typedef __m512 vec;
-#define LANES 16
-#define VSET(x) _mm512_set1_ps(x)
-#define VFMA(acc, a, b) _mm512_fmadd_ps(acc, a, b)
-static float vsum(vec v) { return _mm512_reduce_add_ps(v); }
-#elif defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-typedef __m256 vec;
-#define LANES 8
-#define VSET(x) _mm256_set1_ps(x)
-#define VFMA(acc, a, b) _mm256_fmadd_ps(acc, a, b)
-static float vsum(vec v) {
-  float lanes[8];
-  _mm256_storeu_ps(lanes, v);
-  float s = 0;
-  for (int i = 0; i < 8; ++i)
-    s += lanes[i];
-  return s;
-}
-#else
-typedef float vec;
-#define LANES 1
-#define VSET(x) (x)
-#define VFMA(acc, a, b) ((acc) * (a) + (b))
-static float vsum(vec v) { return v; }
-#endif
+#include "vec.h"
 
 #define CHAINS 12
 
