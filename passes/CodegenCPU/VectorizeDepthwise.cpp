@@ -34,12 +34,13 @@ struct Shape {
   int64_t n, c, ih, iw, kh, kw, oh, ow, sh, sw, dh, dw;
 };
 
-/// Emits the body of one output row: `starts` are the first output columns
-/// of the vectors (all of `width` lanes) computed together; `maxStarts`
-/// their largest values over the enclosing loop, for the static in-bounds
-/// check of the input reads. With `epilogue`, each accumulator vector goes
-/// through it into `out`, its destination. Returns the updated output
-/// tensor.
+/// Emits the body of `rows` output rows from `oh0`: `starts` are the first
+/// output columns of the vectors (all of `width` lanes) computed together
+/// in each row; `maxStarts` their largest values over the enclosing loop,
+/// for the static in-bounds check of the input reads. Each tap's broadcast
+/// weight feeds the accumulators of all the rows. With `epilogue`, each
+/// accumulator vector goes through it into `out`, its destination. Returns
+/// the updated output tensor.
 Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
                   Value out, Value n, Value c, Value oh0, Value initValue,
                   ArrayRef<Value> weights, ArrayRef<Value> starts,
@@ -65,7 +66,7 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
   for (int64_t r = 0; r < rows; ++r)
     ohs.push_back(r ? arith::AddIOp::create(b, loc, oh0, cst(r)).getResult()
                     : oh0);
-  // accs[r * starts + u]: output row oh0 + r, vector u.
+  // accs[r * starts.size() + u]: output row oh0 + r, vector u.
   SmallVector<Value> accs, cols;
   for (Value oh : ohs)
     for (Value start : starts) {

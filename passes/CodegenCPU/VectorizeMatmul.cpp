@@ -854,8 +854,8 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   // columns does not stay in L1 across the row tiles (det's Conv.10, 96 ->
   // 96 on 80x80, with its neighbours: 0.84-0.91 paired; Conv.14, 192 ->
   // 192 on 40x40: 0.92-0.96).
-  bool kAhead = !columnsAhead && prefetchKAhead > 0 &&
-                k * n * 4 > kPrefetchKMinBytes;
+  bool kAhead =
+      !columnsAhead && prefetchKAhead > 0 && k * n * 4 > kPrefetchKMinBytes;
   if (columnsAhead || kAhead) {
     auto layout =
         StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
@@ -897,8 +897,8 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
             for (int64_t line = 0; line < rn; line += 16)
               memref::PrefetchOp::create(
                   b, l, rhsBuffer,
-                  ValueRange{row, arith::AddIOp::create(b, l, col,
-                                                        cst(b, line))},
+                  ValueRange{row,
+                             arith::AddIOp::create(b, l, col, cst(b, line))},
                   /*isWrite=*/false, /*locality=*/3, /*isDataCache=*/true);
           } else if (prefetch) {
             // One prefetch per 64-byte line of the tile's columns, clamped
@@ -1103,8 +1103,7 @@ struct VectorizeMatmulPass
         continue;
       if (seedInit &&
           succeeded(seededOne(rewriter, op, prefetchAhead, prefetchKAhead,
-                              epilogues, remarks,
-                              fusedEpilogues, unit)))
+                              epilogues, remarks, fusedEpilogues, unit)))
         continue;
       if (succeeded(rowOne(rewriter, op, unit)))
         continue;
@@ -1115,8 +1114,7 @@ struct VectorizeMatmulPass
     numEpilogues += fusedEpilogues;
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-    for (RegisteredOperationName name :
-         getContext().getRegisteredOperations())
+    for (RegisteredOperationName name : getContext().getRegisteredOperations())
       name.getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
