@@ -70,7 +70,6 @@ int64_t flopsOf(Operation &op) {
 struct ProfileTagOpsPass
     : public tfrt::impl::ProfileTagOpsBase<ProfileTagOpsPass> {
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
     getOperation().walk([&](Operation *op) {
       Dialect *dialect = op->getDialect();
       if (!dialect || dialect->getNamespace() != "graph" ||
@@ -78,11 +77,8 @@ struct ProfileTagOpsPass
         return;
       if (profileMetadata(op->getLoc()))
         return;
-      auto meta = DictionaryAttr::get(
-          ctx,
-          {NamedAttribute(StringAttr::get(ctx, tfrt::async::kProfileOpKey),
-                          StringAttr::get(ctx, op->getName().stripDialect()))});
-      op->setLoc(withMetadata(op->getLoc(), meta));
+      op->setLoc(tfrt::async::withProfileOp(op->getLoc(),
+                                            op->getName().stripDialect()));
     });
   }
 };

@@ -9,6 +9,8 @@
 #ifndef TFRT_PASSES_ASYNC_PROFILE_H
 #define TFRT_PASSES_ASYNC_PROFILE_H
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -21,6 +23,16 @@ namespace tfrt::async {
 constexpr llvm::StringLiteral kProfileOpKey = "tfrt.op";
 constexpr llvm::StringLiteral kProfileKernelKey = "tfrt.kernel";
 constexpr llvm::StringLiteral kProfileFlopsKey = "tfrt.flops";
+
+/// `loc` tagged with the op type `type` (what tfrt-profile-tag-ops records
+/// for a graph op; tfrt-winograd-conv adds "winograd" to its kernel's).
+inline mlir::Location withProfileOp(mlir::Location loc, llvm::StringRef type) {
+  mlir::MLIRContext *ctx = loc.getContext();
+  auto meta = mlir::DictionaryAttr::get(
+      ctx, {mlir::NamedAttribute(mlir::StringAttr::get(ctx, kProfileOpKey),
+                                 mlir::StringAttr::get(ctx, type))});
+  return mlir::FusedLoc::get(ctx, {loc}, meta);
+}
 
 /// What a set of ops runs, read from their locations.
 struct ProfileFacts {

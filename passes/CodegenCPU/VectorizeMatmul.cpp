@@ -976,14 +976,13 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   // With the columns outermost only the first block of rows prefetches
   // (the others find the columns in cache); with the rows outermost every
   // block reads its columns afresh.
-  bool prefetch = columnsAhead;
   auto blocks = scf::ForOp::create(
       rewriter, loc, c0, cst(rewriter, outerEnd), cst(rewriter, outerStep),
       ValueRange{dest},
       [&](OpBuilder &b, Location l, Value outer, ValueRange outerIter) {
         Value out = outerIter[0];
         int64_t first = 0;
-        if (byColumns && prefetch) {
+        if (byColumns && columnsAhead) {
           out = block(b, l, c0, outer, out, true);
           first = innerStep;
         }
@@ -993,9 +992,9 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
             [&](OpBuilder &b, Location l, Value inner, ValueRange innerIter) {
               Value mb = byColumns ? inner : outer;
               Value nb = byColumns ? outer : inner;
-              scf::YieldOp::create(
-                  b, l,
-                  block(b, l, mb, nb, innerIter[0], prefetch && !byColumns));
+              scf::YieldOp::create(b, l,
+                                   block(b, l, mb, nb, innerIter[0],
+                                         columnsAhead && !byColumns));
             });
         scf::YieldOp::create(b, l, innerLoop.getResult(0));
       });

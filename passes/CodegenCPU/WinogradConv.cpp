@@ -410,11 +410,7 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
   // The conv's location, tagged so that a profile lists "winograd" among
   // what its launch runs (the per-layer report counts such layers apart:
   // their FLOPs are the direct convolution's).
-  Location loc = FusedLoc::get(
-      ctx, {op.getLoc()},
-      DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, tfrt::async::kProfileOpKey),
-                               StringAttr::get(ctx, "winograd"))}));
+  Location loc = tfrt::async::withProfileOp(op.getLoc(), "winograd");
   const Transform &f = *s.f;
   // A ReLU or other unary consumer of the conv alone runs in the output
   // transform, and its own pass over the output goes.

@@ -368,21 +368,20 @@ def main(argv):
     rng = np.random.default_rng(7)
     results = []
     split = []
-    for name, (c, m, h, w, pads, stride) in CASES.items():
+
+    def conv_case(name, c, m, h, w, pads, stride, flags=(), relative=False):
         d = os.path.join(args.work_dir, name)
         os.makedirs(d, exist_ok=True)
         model = os.path.join(d, "model.onnx")
         make_model(model, c, m, h, w, pads, stride, rng)
         x = rng.random((1, c, h, w), dtype=np.float32) * 2 - 1
-        results.append(check(name, d, model, {"x": x}))
+        return check(name, d, model, {"x": x}, flags, relative)
+
+    for name, (c, m, h, w, pads, stride) in CASES.items():
+        results.append(conv_case(name, c, m, h, w, pads, stride))
     for name, (c, m, h, w) in WINOGRAD_F4.items():
-        d = os.path.join(args.work_dir, name)
-        os.makedirs(d, exist_ok=True)
-        model = os.path.join(d, "model.onnx")
-        make_model(model, c, m, h, w, [1, 1, 1, 1], 1, rng)
-        x = rng.random((1, c, h, w), dtype=np.float32) * 2 - 1
-        results.append(check(name, d, model, {"x": x}, ["--winograd-tile=4"],
-                             relative=True))
+        results.append(conv_case(name, c, m, h, w, [1, 1, 1, 1], 1,
+                                 ["--winograd-tile=4"], relative=True))
     for name, (shape, scales) in RESIZES.items():
         d = os.path.join(args.work_dir, name)
         os.makedirs(d, exist_ok=True)
