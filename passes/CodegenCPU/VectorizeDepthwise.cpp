@@ -299,7 +299,7 @@ struct VectorizeDepthwisePass
     if (rows < 1 || rows > 8) {
       getOperation().emitError(
           "tfrt-vectorize-depthwise: rows must be in [1, 8], got ")
-          << rows;
+          << rows.getValue();
       return signalPassFailure();
     }
     SmallVector<linalg::DepthwiseConv2DNchwChwOp> ops;
