@@ -1082,6 +1082,15 @@ struct VectorizeMatmulPass
 
   void runOnOperation() override {
     SmallVector<linalg::MatmulOp> ops;
+    // A negative distance would prefetch rows or columns already read.
+    for (auto [name, value] : {std::pair<StringRef, int64_t>(
+                                   "prefetch-ahead", prefetchAhead.getValue()),
+                               {"prefetch-k-ahead", prefetchKAhead.getValue()}})
+      if (value < 0) {
+        getOperation().emitError("tfrt-vectorize-matmul: ")
+            << name << " must be >= 0 (0: no prefetch), got " << value;
+        return signalPassFailure();
+      }
     getOperation().walk([&](linalg::MatmulOp op) { ops.push_back(op); });
     if (ops.empty())
       return;
