@@ -658,6 +658,8 @@ tfrt::emitModelCode(ModuleOp module, const std::string &name,
     if (llvm::Function *compute = m->getFunction(name + "_compute"))
       limitUnrolling(*compute, target.inlineUnrollLimit);
   for (llvm::Function &f : m->functions())
+    keepLargeLoopsRolled(f, target.unrollMaxLoopSize);
+  for (llvm::Function &f : m->functions())
     if (!f.isDeclaration()) {
       f.addFnAttr("target-cpu", cpu);
       if (!features.empty())

@@ -61,6 +61,10 @@ struct TargetOptions {
   /// number of times, are kept rolled by LLVM's unroller (LoopHints.h);
   /// 0: LLVM's unroller decides for every loop.
   unsigned inlineUnrollLimit = 8;
+  /// Loops of any function with more LLVM instructions than this (nested
+  /// loops included) are kept rolled by LLVM's unroller (LoopHints.h);
+  /// 0: no limit.
+  unsigned unrollMaxLoopSize = 200;
 };
 
 /// A target's vector registers: their width in bits and how many there are.

@@ -17,6 +17,17 @@
 
 using namespace llvm;
 
+/// Gives `loop` a distinct loop ID that names itself first, then
+/// llvm.loop.unroll.disable.
+static void disableUnrolling(Loop &loop) {
+  LLVMContext &ctx = loop.getHeader()->getContext();
+  Metadata *hint =
+      MDNode::get(ctx, MDString::get(ctx, "llvm.loop.unroll.disable"));
+  MDNode *id = MDNode::getDistinct(ctx, {nullptr, hint});
+  id->replaceOperandWith(0, id);
+  loop.setLoopID(id);
+}
+
 unsigned tfrt::limitUnrolling(Function &f, unsigned maxTrips) {
   if (f.isDeclaration())
     return 0;
@@ -26,7 +37,6 @@ unsigned tfrt::limitUnrolling(Function &f, unsigned maxTrips) {
   DominatorTree dt(f);
   LoopInfo li(dt);
   ScalarEvolution se(f, tli, ac, dt, li);
-  LLVMContext &ctx = f.getContext();
   unsigned marked = 0;
   for (Loop *loop : li.getLoopsInPreorder()) {
     if (!loop->getLoopLatch() || loop->getLoopID())
@@ -34,12 +44,28 @@ unsigned tfrt::limitUnrolling(Function &f, unsigned maxTrips) {
     unsigned trips = se.getSmallConstantTripCount(loop);
     if (trips != 0 && trips <= maxTrips)
       continue;
-    // A distinct loop ID that names itself first, then the hint.
-    Metadata *hint =
-        MDNode::get(ctx, MDString::get(ctx, "llvm.loop.unroll.disable"));
-    MDNode *id = MDNode::getDistinct(ctx, {nullptr, hint});
-    id->replaceOperandWith(0, id);
-    loop->setLoopID(id);
+    disableUnrolling(*loop);
+    ++marked;
+  }
+  return marked;
+}
+
+unsigned tfrt::keepLargeLoopsRolled(Function &f, unsigned maxInstructions) {
+  if (f.isDeclaration() || maxInstructions == 0)
+    return 0;
+  DominatorTree dt(f);
+  LoopInfo li(dt);
+  unsigned marked = 0;
+  for (Loop *loop : li.getLoopsInPreorder()) {
+    if (!loop->getLoopLatch() || loop->getLoopID())
+      continue;
+    // Instructions of the loop and of the loops nested in it.
+    size_t size = 0;
+    for (BasicBlock *bb : loop->blocks())
+      size += bb->size();
+    if (size <= maxInstructions)
+      continue;
+    disableUnrolling(*loop);
     ++marked;
   }
   return marked;

@@ -24,6 +24,18 @@ namespace tfrt {
 /// make machine code generation slower (see docs/performance.md).
 unsigned limitUnrolling(llvm::Function &f, unsigned maxTrips);
 
+/// Marks every loop of `f` with more than `maxInstructions` LLVM
+/// instructions (its nested loops' included) `llvm.loop.unroll.disable`;
+/// 0 marks none. Returns how many loops it marked.
+///
+/// Meant for every function of a model, parallel bodies included: loops that
+/// large hold register tiles our passes unrolled already. LLVM's O2 unroller
+/// left them rolled on PP-OCR cls, det and rec (the objects are the same with
+/// and without the mark), but only after costing each of them, simulating
+/// the full unrolling of those that run at most 10 times. The mark skips that
+/// work: 11% of the instructions of cls's compile (docs/performance.md).
+unsigned keepLargeLoopsRolled(llvm::Function &f, unsigned maxInstructions);
+
 } // namespace tfrt
 
 #endif // TFRT_COMPILER_EMIT_LOOPHINTS_H

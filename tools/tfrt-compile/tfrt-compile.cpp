@@ -177,6 +177,14 @@ cl::opt<unsigned> inlineUnrollLimitOpt(
              "time at the same speed (default 8; 0: LLVM decides for every "
              "loop)"),
     cl::init(8), cl::cat(category));
+cl::opt<unsigned> unrollMaxLoopSizeOpt(
+    "unroll-max-loop-size",
+    cl::desc("LLVM's unroller keeps every loop of more than N LLVM "
+             "instructions (its nested loops included) rolled without "
+             "costing it: such loops hold register tiles our passes "
+             "unrolled already; PP-OCR cls compiles with 11% fewer "
+             "instructions to the same object (default 200; 0: no limit)"),
+    cl::init(200), cl::cat(category));
 cl::opt<unsigned> convPrefetchRowsOpt(
     "conv-prefetch-rows",
     cl::desc("Register tiles of windowed convolutions on the rows-outer "
@@ -551,6 +559,7 @@ int main(int argc, char **argv) {
           : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
   topts.splitMinInstructions = codegenSplitMinOpt;
   topts.inlineUnrollLimit = inlineUnrollLimitOpt;
+  topts.unrollMaxLoopSize = unrollMaxLoopSizeOpt;
   // The register tiles follow the target's vector registers (--mcpu,
   // --mattr, --target-triple; the host by default).
   if (!cuda && !cudaEmulate) {
