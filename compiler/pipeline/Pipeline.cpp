@@ -134,8 +134,8 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   abi.entry = "main";
   abi.symbol = opts.modelName + "_compute";
   pm.addPass(createEntryAbi(abi));
-  addUpstream(pm,
-              "eliminate-empty-tensors,one-shot-bufferize,canonicalize,cse");
+  pm.addNestedPass<func::FuncOp>(createOutputsInPlace());
+  addUpstream(pm, "one-shot-bufferize,canonicalize,cse");
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncGroupTasksOptions groups;
     groups.minTaskCost = opts.parallelMinTaskCost;

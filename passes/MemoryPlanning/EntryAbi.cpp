@@ -137,7 +137,7 @@ struct EntryAbiPass : public tfrt::impl::EntryAbiBase<EntryAbiPass> {
         continue;
       // A result that is a reshape of another tensor is materialised by
       // writing that tensor into the same reshape of the caller's buffer,
-      // so that the producer can write there (empty-tensor elimination
+      // so that the producer can write there (tfrt-outputs-in-place
       // stops at reshapes, and the result would be copied out).
       b.setInsertionPointAfterValue(out);
       while (auto shaped = peelReshape(b, value, out)) {

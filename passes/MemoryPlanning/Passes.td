@@ -25,7 +25,7 @@ def EntryAbi : Pass<"tfrt-entry-abi", "mlir::ModuleOp"> {
     A result that is a `tensor.collapse_shape` or `tensor.expand_shape` of
     another tensor is materialised as that tensor into the inverse reshape
     of its output buffer, so that its producer can write the caller's
-    buffer directly (empty-tensor elimination does not look through
+    buffer directly (tfrt-outputs-in-place does not look through
     reshapes).
 
     Before:
@@ -94,6 +94,47 @@ def PadInPlace : Pass<"tfrt-pad-in-place", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def OutputsInPlace : Pass<"tfrt-outputs-in-place", "mlir::func::FuncOp"> {
+  let summary = "Let the producers of the entry's results write the caller's "
+                "buffers";
+  let description = [{
+    On the entry function after `tfrt-entry-abi`: for each
+    `bufferization.materialize_in_destination %v in restrict writable %out`
+    into a caller's buffer, follows `%v` back through the values whose
+    buffer it will share when it bufferizes in place (the tied init of a
+    destination-style op such as a linalg op, `tensor.insert_slice` or
+    `vector.transfer_write`, the shared output of an `scf.forall`, the init
+    of an `scf.for` result) to a `tensor.empty`, and makes the op that used
+    the empty start from `bufferization.to_tensor %out restrict writable`
+    instead (created where the empty was). One-shot bufferization then
+    computes the result in the caller's buffer and the copy into it goes.
+
+    This is what upstream `eliminate-empty-tensors` does for these ops, without
+    the one-shot analysis of the whole module that it runs first (on PP-OCR
+    cls as much work as the bufferization's own analysis). It is sound
+    without that analysis: the empty's contents were undefined, and where
+    writing the caller's buffer in place would conflict with a later read,
+    bufferization copies as it would for any tensor. Results reached through
+    other ops (reshapes, `scf.if`, block arguments) are left to that copy.
+
+    Before:
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.generic ... outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    bufferization.materialize_in_destination %r in restrict writable %y
+    ```
+    After:
+    ```mlir
+    %t = bufferization.to_tensor %y restrict writable
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.generic ... outs(%t : tensor<4xf32>) -> tensor<4xf32>
+    bufferization.materialize_in_destination %r in writable %y
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
