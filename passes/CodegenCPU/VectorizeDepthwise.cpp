@@ -29,9 +29,12 @@ namespace {
 /// Depthwise kernels with at most this many taps take an epilogue.
 constexpr int64_t kMaxEpilogueTaps = 16;
 
-/// The static shape of one depthwise convolution.
+/// The static shape of one depthwise convolution. With padTop/padLeft the
+/// input is read unpadded (ih x iw): input row oh * sh + i * dh - padTop,
+/// zero where that is outside it; likewise the columns.
 struct Shape {
   int64_t n, c, ih, iw, kh, kw, oh, ow, sh, sw, dh, dw;
+  int64_t padTop = 0, padLeft = 0;
 };
 
 /// Emits the body of `rows` output rows from `oh0`: `starts` are the first
@@ -40,14 +43,18 @@ struct Shape {
 /// for the static in-bounds check of the input reads. Each tap's broadcast
 /// weight feeds the accumulators of all the rows. With `epilogue`, each
 /// accumulator vector goes through it into `out`, its destination. Returns
-/// the updated output tensor.
+/// the updated output tensor. With `s.padTop`, the row oh0 is `staticOh`
+/// where its taps may fall outside the input (rows == 1; those taps are
+/// skipped); with `s.padLeft`, `starts` are constants, and a vector that
+/// begins left of the input reads from column 0 and shifts zeros in.
 Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
                   Value out, Value n, Value c, Value oh0, Value initValue,
                   ArrayRef<Value> weights, ArrayRef<Value> starts,
                   ArrayRef<int64_t> maxStarts, int64_t width,
                   const tfrt::Epilogue *epilogue,
                   const tfrt::EpilogueOperands *epilogueOperands,
-                  int64_t rows = 1) {
+                  int64_t rows = 1,
+                  std::optional<int64_t> staticOh = std::nullopt) {
   Type f32 = b.getF32Type();
   auto vecType = VectorType::get({width}, f32);
   auto rawType = VectorType::get({width * s.sw}, f32);
@@ -83,7 +90,14 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
             ? start
             : arith::MulIOp::create(b, loc, start, cst(s.sw)).getResult());
   int64_t vecs = starts.size();
+  Value zeros;
   for (int64_t i = 0; i < s.kh; ++i) {
+    // A row outside the input adds nothing.
+    if (staticOh) {
+      int64_t row = *staticOh * s.sh + i * s.dh - s.padTop;
+      if (row < 0 || row >= s.ih)
+        continue;
+    }
     for (int64_t j = 0; j < s.kw; ++j) {
       Value w = broadcasts[i * s.kw + j];
       for (int64_t r = 0; r < rows; ++r) {
@@ -91,10 +105,33 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
             s.sh == 1
                 ? ohs[r]
                 : arith::MulIOp::create(b, loc, ohs[r], cst(s.sh)).getResult();
-        Value row = arith::AddIOp::create(b, loc, rowBase, cst(i * s.dh));
+        Value row =
+            arith::AddIOp::create(b, loc, rowBase, cst(i * s.dh - s.padTop));
         for (auto [u, col] : llvm::enumerate(cols)) {
-          Value x = arith::AddIOp::create(b, loc, col, cst(j * s.dw));
-          bool inBounds = maxStarts[u] * s.sw + j * s.dw + width * s.sw <= s.iw;
+          int64_t offset = j * s.dw - s.padLeft;
+          std::optional<int64_t> first = getConstantIntValue(starts[u]);
+          if (first && *first * s.sw + offset < 0) {
+            // Lane k reads column x0 + k * sw: zero left of the input, else
+            // from a read at column 0.
+            int64_t x0 = *first * s.sw + offset;
+            int64_t len = width * s.sw;
+            Value raw = vector::TransferReadOp::create(
+                b, loc, rawType, in, ValueRange{n, c, row, cst(0)}, zero,
+                ArrayRef<bool>{len <= s.iw});
+            if (!zeros)
+              zeros = arith::ConstantOp::create(
+                  b, loc, rawType, DenseElementsAttr::get(rawType, 0.0f));
+            SmallVector<int64_t> lanes;
+            for (int64_t k = 0; k < width; ++k)
+              lanes.push_back(x0 + k * s.sw < 0 ? 0 : len + x0 + k * s.sw);
+            Value v =
+                vector::ShuffleOp::create(b, loc, vecType, zeros, raw, lanes);
+            Value &acc = accs[r * vecs + u];
+            acc = vector::FMAOp::create(b, loc, v, w, acc);
+            continue;
+          }
+          Value x = arith::AddIOp::create(b, loc, col, cst(offset));
+          bool inBounds = maxStarts[u] * s.sw + offset + width * s.sw <= s.iw;
           Value v = vector::TransferReadOp::create(
               b, loc, rawType, in, ValueRange{n, c, row, x}, zero,
               ArrayRef<bool>{inBounds});
@@ -132,10 +169,68 @@ int64_t vectorsPerGroup(int64_t full) {
   return 1;
 }
 
+/// How many output rows at the top and at the bottom have a tap outside
+/// the input rows (all of them, at the top, when none is inside).
+std::pair<int64_t, int64_t> edgeRows(const Shape &s) {
+  auto inside = [&](int64_t oh) {
+    return oh * s.sh - s.padTop >= 0 &&
+           oh * s.sh + (s.kh - 1) * s.dh - s.padTop < s.ih;
+  };
+  int64_t top = 0, bottom = 0;
+  while (top < s.oh && !inside(top))
+    ++top;
+  while (bottom < s.oh - top && !inside(s.oh - 1 - bottom))
+    ++bottom;
+  return {top, bottom};
+}
+
+/// Output rows whose taps may fall outside an unpadded input, at the top
+/// and at the bottom, at most this many in all: they are emitted one by one.
+constexpr int64_t kMaxEdgeRows = 4;
+
+/// With `in` a zero tensor.pad of the spatial dims only (static), reads its
+/// source instead: sets the padding and the unpadded size in `s` and
+/// returns the source. Null when `in` is not such a pad, or when the left
+/// padding needs vectors at dynamic columns (several groups of them per
+/// row) or more than kMaxEdgeRows rows need their taps checked.
+Value unpaddedInput(Value in, Shape &s, int64_t groups) {
+  auto pad = in.getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return {};
+  std::optional<APFloat> value;
+  if (Value v = pad.getConstantPaddingValue()) {
+    FloatAttr attr;
+    if (matchPattern(v, m_Constant(&attr)))
+      value = attr.getValue();
+  }
+  if (!value || !value->isZero() || value->isNegative())
+    return {};
+  SmallVector<int64_t> low(pad.getStaticLow()), high(pad.getStaticHigh());
+  if (low.size() != 4 || llvm::any_of(low, ShapedType::isDynamic) ||
+      llvm::any_of(high, ShapedType::isDynamic) || low[0] || low[1] ||
+      high[0] || high[1])
+    return {};
+  auto src = cast<RankedTensorType>(pad.getSource().getType());
+  if (!src.hasStaticShape())
+    return {};
+  Shape t = s;
+  t.padTop = low[2];
+  t.padLeft = low[3];
+  t.ih = src.getDimSize(2);
+  t.iw = src.getDimSize(3);
+  if (t.padLeft && groups > 1)
+    return {};
+  auto [top, bottom] = edgeRows(t);
+  if (top + bottom > kMaxEdgeRows)
+    return {};
+  s = t;
+  return pad.getSource();
+}
+
 LogicalResult vectorizeOne(RewriterBase &rewriter,
                            linalg::DepthwiseConv2DNchwChwOp op, int64_t lanes,
                            int64_t rowsPerStep, bool epilogues, bool remarks,
-                           int64_t &fusedEpilogues) {
+                           bool unpadded, int64_t &fusedEpilogues) {
   if (!op.hasPureTensorSemantics())
     return failure();
   Value in = op.getInputs()[0], filter = op.getInputs()[1],
@@ -204,6 +299,10 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
   int64_t full = s.ow / lanes, tail = s.ow % lanes;
   int64_t perGroup = vectorsPerGroup(full);
   int64_t groups = full / perGroup;
+  if (unpadded)
+    if (Value source = unpaddedInput(in, s, groups))
+      in = source;
+  auto [topRows, bottomRows] = edgeRows(s);
 
   auto nLoop = scf::ForOp::create(
       rewriter, loc, c0, cst(rewriter, s.n), c1, ValueRange{init},
@@ -220,7 +319,9 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
               // `rows` output rows from oh, each in groups of perGroup
               // vectors and a tail vector.
               auto rowBlock = [&](OpBuilder &b, Location l, Value oh, Value out,
-                                  int64_t rows) -> Value {
+                                  int64_t rows,
+                                  std::optional<int64_t> staticOh =
+                                      std::nullopt) -> Value {
                 int64_t step = perGroup * lanes;
                 if (groups > 1) {
                   auto gLoop = scf::ForOp::create(
@@ -235,10 +336,10 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                               b, l, ow, cst(b, u * lanes)));
                           maxStarts.push_back((groups - 1) * step + u * lanes);
                         }
-                        Value r =
-                            emitVectors(b, l, s, in, gIter[0], n, c, oh,
-                                        initValue, weights, starts, maxStarts,
-                                        lanes, epi, &epilogueOperands, rows);
+                        Value r = emitVectors(
+                            b, l, s, in, gIter[0], n, c, oh, initValue, weights,
+                            starts, maxStarts, lanes, epi, &epilogueOperands,
+                            rows, staticOh);
                         scf::YieldOp::create(b, l, r);
                       });
                   out = gLoop.getResult(0);
@@ -251,13 +352,13 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                   }
                   out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
                                     weights, starts, maxStarts, lanes, epi,
-                                    &epilogueOperands, rows);
+                                    &epilogueOperands, rows, staticOh);
                 }
                 if (tail) {
                   int64_t start = full * lanes;
                   out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
                                     weights, {cst(b, start)}, {start}, tail,
-                                    epi, &epilogueOperands, rows);
+                                    epi, &epilogueOperands, rows, staticOh);
                 }
                 return out;
               };
@@ -265,14 +366,25 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
               // row at a time otherwise (a separate block for the remaining
               // rows would double the code of small maps: PP-OCR cls's
               // compile took 12% more CPU time).
-              int64_t rows = s.oh % rowsPerStep ? 1 : rowsPerStep;
-              auto hLoop = scf::ForOp::create(
-                  b, l, c0, cst(b, s.oh), cst(b, rows), cIter,
-                  [&](OpBuilder &b, Location l, Value oh, ValueRange hIter) {
-                    scf::YieldOp::create(b, l,
-                                         rowBlock(b, l, oh, hIter[0], rows));
-                  });
-              Value out = hLoop.getResult(0);
+              // Rows with taps outside an unpadded input come one by one,
+              // before and after the loop.
+              Value out = cIter[0];
+              for (int64_t oh = 0; oh < topRows; ++oh)
+                out = rowBlock(b, l, cst(b, oh), out, 1, oh);
+              int64_t middle = s.oh - topRows - bottomRows;
+              int64_t rows = middle % rowsPerStep ? 1 : rowsPerStep;
+              if (middle > 0) {
+                auto hLoop = scf::ForOp::create(
+                    b, l, cst(b, topRows), cst(b, topRows + middle),
+                    cst(b, rows), ValueRange{out},
+                    [&](OpBuilder &b, Location l, Value oh, ValueRange hIter) {
+                      scf::YieldOp::create(b, l,
+                                           rowBlock(b, l, oh, hIter[0], rows));
+                    });
+                out = hLoop.getResult(0);
+              }
+              for (int64_t oh = s.oh - bottomRows; oh < s.oh; ++oh)
+                out = rowBlock(b, l, cst(b, oh), out, 1, oh);
               scf::YieldOp::create(b, l, out);
             });
         scf::YieldOp::create(b, l, cLoop.getResult(0));
@@ -310,7 +422,8 @@ struct VectorizeDepthwisePass
     IRRewriter rewriter(&getContext());
     int64_t fused = 0;
     for (linalg::DepthwiseConv2DNchwChwOp op : ops)
-      (void)vectorizeOne(rewriter, op, lanes, rows, epilogues, remarks, fused);
+      (void)vectorizeOne(rewriter, op, lanes, rows, epilogues, remarks,
+                         unpadded, fused);
     numEpilogues += fused;
   }
 };

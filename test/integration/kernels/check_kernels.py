@@ -12,7 +12,9 @@ upsamplings fused
 into an elementwise consumer (integer factors 2, 2x3 and 8, which read their
 input at `o floordiv f` and go through tfrt-split-repeated-dims, and a
 1.5x2 one that keeps the index tables), and MatMuls that select particular
-paths of tfrt-vectorize-matmul and tfrt-async-tile-loops (see MATMULS), and
+paths of tfrt-vectorize-matmul and tfrt-async-tile-loops (see MATMULS),
+depthwise convs that tfrt-vectorize-depthwise computes from their unpadded
+input (see DEPTHWISE), and
 1x1 convs and MatMuls whose elementwise consumer tfrt-vectorize-matmul
 applies to the register tiles (see EPILOGUES). Runs each with ONNX Runtime
 (onnxruntime-node, ../ppocr/ort_reference.js) and with tfrt-compile +
@@ -87,6 +89,22 @@ RESIZES = {
 # lines (packed at compile time, chunks along N, a last column of its own)
 # and a product whose right operand is a run-time input larger than 1 MiB
 # (chunks of at least 128 rows).
+# Depthwise convs whose padded input tfrt-vectorize-depthwise reads unpadded
+# (`unpadded`): name -> (channels, H, W, kernel, pads [top, left, bottom,
+# right], stride, dilation). Taps above and below the input in the first
+# and last output rows (skipped, up to two rows at each edge), vectors
+# that start left of it (zeros shifted in) and past its right end (masked),
+# a kernel taller than the input, and a row of several vector groups with
+# left padding (which keeps the padded copy).
+DEPTHWISE = {
+    "dw5x5_pad2_24_13x11": (24, 13, 11, 5, [2, 2, 2, 2], 1, 1),
+    "dw3x3_s2_pad_top_left_16_20x36": (16, 20, 36, 3, [1, 1, 0, 0], 2, 1),
+    "dw3x3_dil2_pad2_32_18x40": (32, 18, 40, 3, [2, 2, 2, 2], 1, 2),
+    "dw3x3_pad1_8_2x40": (8, 2, 40, 3, [1, 1, 1, 1], 1, 1),
+    "dw3x3_s2_pad1_groups_16_12x200": (16, 12, 200, 3, [1, 1, 1, 1], 2, 1),
+    "dw3x3_s2_pad1_48_160x160": (48, 160, 160, 3, [1, 1, 1, 1], 2, 1),
+}
+
 MATMULS = {
     "matmul_1x480x128_fc": ([1, 480], [480, 128], True),
     "matmul_1x128x128_fc": ([1, 128], [128, 128], True),
@@ -295,6 +313,23 @@ def make_model(path, c, m, h, w, pads, stride, rng):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
 
 
+def make_dw_model(path, c, h, w, k, pads, stride, dilation, rng):
+    weight = numpy_helper.from_array(
+        (rng.standard_normal((c, 1, k, k)) * 0.3).astype(np.float32), "w")
+    bias = numpy_helper.from_array(rng.standard_normal(c).astype(np.float32), "b")
+    node = helper.make_node("Conv", ["x", "w", "b"], ["y"], kernel_shape=[k, k],
+                            strides=[stride, stride], pads=pads, group=c,
+                            dilations=[dilation, dilation])
+    span = dilation * (k - 1) + 1
+    oh = (h + pads[0] + pads[2] - span) // stride + 1
+    ow = (w + pads[1] + pads[3] - span) // stride + 1
+    graph = helper.make_graph(
+        [node], "dw", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, oh, ow])],
+        [weight, bias])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
 def run(cmd):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True, timeout=600)
@@ -382,6 +417,13 @@ def main(argv):
     for name, (c, m, h, w) in WINOGRAD_F4.items():
         results.append(conv_case(name, c, m, h, w, [1, 1, 1, 1], 1,
                                  ["--winograd-tile=4"], relative=True))
+    for name, (c, h, w, k, pads, stride, dilation) in DEPTHWISE.items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        make_dw_model(model, c, h, w, k, pads, stride, dilation, rng)
+        results.append(check(name, d, model, {
+            "x": rng.random((1, c, h, w), dtype=np.float32) * 2 - 1}))
     for name, (shape, scales) in RESIZES.items():
         d = os.path.join(args.work_dir, name)
         os.makedirs(d, exist_ok=True)
