@@ -397,7 +397,10 @@ std::pair<int64_t, int64_t> stemTile(VectorUnit unit) {
 /// 36, and neither the padded copy nor the split of the input.
 LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
                             const StemInput &stem, VectorUnit unit) {
-  auto [sr, sw] = stemTile(unit);
+  // Plain variables: the lambdas below capture them (capturing structured
+  // bindings needs C++20).
+  const auto stemShape = stemTile(unit);
+  const int64_t sr = stemShape.first, sw = stemShape.second;
   SmallVector<int64_t> r = op.getStaticLoopRanges();
   int64_t m = r[kM], c = r[kC], oh = r[kOH], ow = r[kOW];
   Value x = stem.source, w = op.getDpsInputs()[1];

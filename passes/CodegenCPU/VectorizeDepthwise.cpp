@@ -302,7 +302,9 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
   if (unpadded)
     if (Value source = unpaddedInput(in, s, groups))
       in = source;
-  auto [topRows, bottomRows] = edgeRows(s);
+  // Plain variables: the loop builders capture them.
+  const std::pair<int64_t, int64_t> edges = edgeRows(s);
+  const int64_t topRows = edges.first, bottomRows = edges.second;
 
   auto nLoop = scf::ForOp::create(
       rewriter, loc, c0, cst(rewriter, s.n), c1, ValueRange{init},

@@ -436,7 +436,13 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
       std::nullopt);
   OpBuilder b(ctx);
   b.setInsertionPointToStart(forall.getBody());
-  Emitter e{b, loc, s, VectorType::get({kLanes}, f32), epilogue};
+  Emitter e{b,
+            loc,
+            s,
+            VectorType::get({kLanes}, f32),
+            epilogue,
+            /*masked=*/false,
+            /*inBuffer=*/Value()};
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(forall);
