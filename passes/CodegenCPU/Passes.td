@@ -640,8 +640,8 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     and a vector that starts left of it reads from column 0 with zeros
     shuffled in; past its right end reads are masked. The padded copy goes
     (det's Conv.7 and Conv.11: a 0.5-0.7 ms and a 0.3-0.4 ms copy per run).
-    Only where the vectors of a row sit at constant columns (one group per
-    row) when there is left padding.
+    With left padding, the first group of a row's vectors is emitted at
+    constant columns ahead of the loop over the other groups.
     With `epilogues` (default on), when the kernel has at most 16 taps
     (a 5x5 kernel's weights already fill most vector registers: det's 5x5
     depthwise convs ran 15-30% slower with the epilogue's values as well),

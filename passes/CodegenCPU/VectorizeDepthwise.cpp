@@ -45,8 +45,9 @@ struct Shape {
 /// accumulator vector goes through it into `out`, its destination. Returns
 /// the updated output tensor. With `s.padTop`, the row oh0 is `staticOh`
 /// where its taps may fall outside the input (rows == 1; those taps are
-/// skipped); with `s.padLeft`, `starts` are constants, and a vector that
-/// begins left of the input reads from column 0 and shifts zeros in.
+/// skipped); with `s.padLeft`, a vector whose start is a constant left of
+/// the input reads from column 0 and shifts zeros in (a vector at a
+/// loop-dependent column must start at or right of the input's first).
 Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
                   Value out, Value n, Value c, Value oh0, Value initValue,
                   ArrayRef<Value> weights, ArrayRef<Value> starts,
@@ -190,10 +191,9 @@ constexpr int64_t kMaxEdgeRows = 4;
 
 /// With `in` a zero tensor.pad of the spatial dims only (static), reads its
 /// source instead: sets the padding and the unpadded size in `s` and
-/// returns the source. Null when `in` is not such a pad, or when the left
-/// padding needs vectors at dynamic columns (several groups of them per
-/// row) or more than kMaxEdgeRows rows need their taps checked.
-Value unpaddedInput(Value in, Shape &s, int64_t groups) {
+/// returns the source. Null when `in` is not such a pad, or when more than
+/// kMaxEdgeRows rows would need their taps checked.
+Value unpaddedInput(Value in, Shape &s) {
   auto pad = in.getDefiningOp<tensor::PadOp>();
   if (!pad)
     return {};
@@ -218,8 +218,6 @@ Value unpaddedInput(Value in, Shape &s, int64_t groups) {
   t.padLeft = low[3];
   t.ih = src.getDimSize(2);
   t.iw = src.getDimSize(3);
-  if (t.padLeft && groups > 1)
-    return {};
   auto [top, bottom] = edgeRows(t);
   if (top + bottom > kMaxEdgeRows)
     return {};
@@ -300,7 +298,7 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
   int64_t perGroup = vectorsPerGroup(full);
   int64_t groups = full / perGroup;
   if (unpadded)
-    if (Value source = unpaddedInput(in, s, groups))
+    if (Value source = unpaddedInput(in, s))
       in = source;
   // Plain variables: the loop builders capture them.
   const std::pair<int64_t, int64_t> edges = edgeRows(s);
@@ -325,10 +323,26 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                                   std::optional<int64_t> staticOh =
                                       std::nullopt) -> Value {
                 int64_t step = perGroup * lanes;
+                // With left padding on an unpadded input, the first group's
+                // vectors start at constant columns (some left of the
+                // input); the loop takes the others.
+                int64_t firstLooped = 0;
+                if (groups > 1 && s.padLeft) {
+                  SmallVector<Value> starts;
+                  SmallVector<int64_t> maxStarts;
+                  for (int64_t u = 0; u < perGroup; ++u) {
+                    starts.push_back(cst(b, u * lanes));
+                    maxStarts.push_back(u * lanes);
+                  }
+                  out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
+                                    weights, starts, maxStarts, lanes, epi,
+                                    &epilogueOperands, rows, staticOh);
+                  firstLooped = 1;
+                }
                 if (groups > 1) {
                   auto gLoop = scf::ForOp::create(
-                      b, l, c0, cst(b, groups * step), cst(b, step),
-                      ValueRange{out},
+                      b, l, cst(b, firstLooped * step), cst(b, groups * step),
+                      cst(b, step), ValueRange{out},
                       [&](OpBuilder &b, Location l, Value ow,
                           ValueRange gIter) {
                         SmallVector<Value> starts;

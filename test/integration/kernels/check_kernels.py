@@ -94,8 +94,8 @@ RESIZES = {
 # right], stride, dilation). Taps above and below the input in the first
 # and last output rows (skipped, up to two rows at each edge), vectors
 # that start left of it (zeros shifted in) and past its right end (masked),
-# a kernel taller than the input, and a row of several vector groups with
-# left padding (which keeps the padded copy).
+# a kernel taller than the input, and a row of two vector groups with left
+# padding (the first at constant columns, the second in the loop).
 DEPTHWISE = {
     "dw5x5_pad2_24_13x11": (24, 13, 11, 5, [2, 2, 2, 2], 1, 1),
     "dw3x3_s2_pad_top_left_16_20x36": (16, 20, 36, 3, [1, 1, 0, 0], 2, 1),

@@ -42,13 +42,18 @@ func.func @dw3x3_unpadded(%x: tensor<1x8x6x32xf32>, %w: tensor<8x3x3xf32>, %b: t
 
 // -----
 
-// A pad of one, not zero, is kept, and so is one whose left padding would
-// need vectors at loop-dependent columns (two groups of five vectors per
-// row of 160).
+// A pad of one, not zero, is kept. A row of 160 columns is two groups of
+// five vectors: with left padding the first group comes at constant
+// columns (its first vector shifting in a zero) ahead of the others, whose
+// last reads past the right end are masked.
 // CHECK-LABEL: func.func @dw3x3_pad_one
 // CHECK: tensor.pad
 // CHECK-LABEL: func.func @dw3x3_groups
-// CHECK: tensor.pad
+// CHECK-NOT: tensor.pad
+// CHECK: %[[R:.*]] = vector.transfer_read %arg0[%c0, %{{.*}}, %c0, %c0]{{.*}}in_bounds = [true]
+// CHECK: vector.shuffle %{{.*}}, %[[R]] [0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]
+// CHECK: vector.transfer_read %arg0[%c0, %{{.*}}, %c0, %c79]{{.*}}in_bounds = [true]
+// CHECK: vector.transfer_read %arg0[%c0, %{{.*}}, %c0, %c145], %{{[a-z_0-9]+}} : tensor
 func.func @dw3x3_pad_one(%x: tensor<1x8x6x32xf32>, %w: tensor<8x3x3xf32>, %b: tensor<1x8x6x32xf32>) -> tensor<1x8x6x32xf32> {
   %one = arith.constant 1.0 : f32
   %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
