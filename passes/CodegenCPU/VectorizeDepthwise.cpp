@@ -323,11 +323,11 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                                   std::optional<int64_t> staticOh =
                                       std::nullopt) -> Value {
                 int64_t step = perGroup * lanes;
-                // With left padding on an unpadded input, the first group's
-                // vectors start at constant columns (some left of the
-                // input); the loop takes the others.
-                int64_t firstLooped = 0;
-                if (groups > 1 && s.padLeft) {
+                // The first group's vectors start at constant columns when it
+                // is the only group, and with left padding on an unpadded
+                // input (some start left of it); the loop takes the others.
+                bool staticFirst = groups == 1 || (groups > 1 && s.padLeft);
+                if (staticFirst) {
                   SmallVector<Value> starts;
                   SmallVector<int64_t> maxStarts;
                   for (int64_t u = 0; u < perGroup; ++u) {
@@ -337,12 +337,11 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                   out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
                                     weights, starts, maxStarts, lanes, epi,
                                     &epilogueOperands, rows, staticOh);
-                  firstLooped = 1;
                 }
                 if (groups > 1) {
                   auto gLoop = scf::ForOp::create(
-                      b, l, cst(b, firstLooped * step), cst(b, groups * step),
-                      cst(b, step), ValueRange{out},
+                      b, l, cst(b, staticFirst ? step : 0),
+                      cst(b, groups * step), cst(b, step), ValueRange{out},
                       [&](OpBuilder &b, Location l, Value ow,
                           ValueRange gIter) {
                         SmallVector<Value> starts;
@@ -359,16 +358,6 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
                         scf::YieldOp::create(b, l, r);
                       });
                   out = gLoop.getResult(0);
-                } else if (groups == 1) {
-                  SmallVector<Value> starts;
-                  SmallVector<int64_t> maxStarts;
-                  for (int64_t u = 0; u < perGroup; ++u) {
-                    starts.push_back(cst(b, u * lanes));
-                    maxStarts.push_back(u * lanes);
-                  }
-                  out = emitVectors(b, l, s, in, out, n, c, oh, initValue,
-                                    weights, starts, maxStarts, lanes, epi,
-                                    &epilogueOperands, rows, staticOh);
                 }
                 if (tail) {
                   int64_t start = full * lanes;
