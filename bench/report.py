@@ -99,12 +99,29 @@ def table(res):
                   "the neighbours that slow these down, the kernels do." % (
                       min(l2), max(l2), statistics.median(l2), min(l3), max(l3)))
             w("")
-        w("| kernel | median | GFLOP/s | % of peak | compile |")
-        w("|---|---|---|---|---|")
+        paired = any(k.get("paired_pct_of_peak") is not None for k in res["kernels"])
+        if paired:
+            w("Paired % of peak (`bench/kernels/paired_peak.c`): after the rounds, "
+              "30 calls of the kernel, each right after a slice of the FMA loop about "
+              "as long as the call; the median over the calls of the call's GFLOP/s "
+              "over its slice's, with the first and third quartiles. It compares the "
+              "kernel with what the core delivered in the same moments; a phase in "
+              "which only the memory side is slow still counts against the kernel.")
+            w("")
+            w("| kernel | median | GFLOP/s | % of peak | paired % of peak (q1-q3) | compile |")
+            w("|---|---|---|---|---|---|")
+        else:
+            w("| kernel | median | GFLOP/s | % of peak | compile |")
+            w("|---|---|---|---|---|")
         for k in res["kernels"]:
-            w("| %s | %.3f ms | %.1f | %s | %.1f s |" % (
-                k["kernel"], k["median_ms"], k["gflops"], fmt(k["pct_of_peak"], "%.1f%%"),
-                k["compile_s"]))
+            cells = [k["kernel"], "%.3f ms" % k["median_ms"], "%.1f" % k["gflops"],
+                     fmt(k["pct_of_peak"], "%.1f%%")]
+            if paired:
+                q = k.get("paired_pct_q1_q3") or []
+                cells.append("%s (%.1f-%.1f%%)" % (fmt(k["paired_pct_of_peak"], "%.1f%%"),
+                                                   q[0], q[1]) if len(q) == 2 else "-")
+            cells.append("%.1f s" % k["compile_s"])
+            w("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 

@@ -28,12 +28,14 @@ scripts/build.sh tfrt-compile tfrt-run tfrt_runtime >/dev/null
 CC=${CC:-$(command -v clang-22 || command -v cc)}
 "$CC" -O2 -march=native bench/kernels/peak_fma.c -o "$OUT/peak_fma"
 "$CC" -O2 -march=native bench/kernels/mem_probe.c -o "$OUT/mem_probe"
+"$CC" -O2 -march=native -I runtime-lib/include bench/kernels/paired_peak.c -o "$OUT/paired_peak" -ldl
 "$OUT/peak_fma" | tee "$OUT/peak.txt"
 peak=$(sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p' "$OUT/peak.txt")
 [ -n "$peak" ] || { echo "bench/run.sh: no peak measured" >&2; exit 1; }
 
 rm -f "$OUT/kernels.jsonl" "$OUT/models.jsonl" "$OUT/layers.json"
 JSON_OUT="$OUT/kernels.jsonl" PEAK_BIN="$OUT/peak_fma" MEM_PROBE_BIN="$OUT/mem_probe" \
+  PAIRED_BIN="$OUT/paired_peak" \
   ROUNDS=${KERNEL_ROUNDS:-5} \
   bench/kernels/run.sh
 JSON_OUT="$OUT/models.jsonl" ROUNDS=${ROUNDS:-5} bench/models/run.sh cls det rec

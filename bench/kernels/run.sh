@@ -13,6 +13,11 @@
 #   MEM_PROBE_BIN= a built bench/kernels/mem_probe: the L2 and L3 read
 #                  bandwidth of one core before every round (how loaded the
 #                  VM's memory side was; the FMA peak does not show it)
+#   PAIRED_BIN=    a built bench/kernels/paired_peak: after the rounds,
+#                  PAIRED_ITERS (default 30) calls each paired with a slice
+#                  of the FMA loop just before it; "paired % of peak" is the
+#                  median over the calls of the call's GFLOP/s over its
+#                  slice's (the peak of the same moments)
 #   MCPU=          tfrt-compile --mcpu (default: the host), e.g. x86-64-v3
 #                  for the AVX2 register tiles; measure the peak with a
 #                  peak_fma built for the same (cc -O2 -march=x86-64-v3)
@@ -29,6 +34,8 @@ ROUNDS=${ROUNDS:-3}
 PEAK_GFLOPS=${PEAK_GFLOPS:-}
 PEAK_BIN=${PEAK_BIN:-}
 MEM_PROBE_BIN=${MEM_PROBE_BIN:-}
+PAIRED_BIN=${PAIRED_BIN:-}
+PAIRED_ITERS=${PAIRED_ITERS:-30}
 PY=/usr/bin/python3
 mkdir -p "$OUT_DIR"
 
@@ -107,10 +114,16 @@ for f, s in zip(sys.argv[1::2], sys.argv[2::2]):
     echo "$m:$p:${bw:-0:0}"
   done | tr '\n' ' ')
   fl=$(flops "$ys" "$ws" "$kind")
-  "$PY" - "$name" "$fl" "$compile_s" $rounds <<'PYEOF'
-import sys, statistics
+  paired=
+  if [ -n "$PAIRED_BIN" ]; then
+    paired=$("$PAIRED_BIN" "$name" "$fl" "$PAIRED_ITERS" "$OUT_DIR/$name.so" |
+      sed -n 's/.*paired median \([0-9.]*\)% (q1 \([0-9.]*\)%, q3 \([0-9.]*\)%).*/\1:\2:\3/p')
+  fi
+  PAIRED="$paired" "$PY" - "$name" "$fl" "$compile_s" $rounds <<'PYEOF'
+import sys, statistics, os
 name, fl, cs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 rounds = [[float(v) for v in r.split(":")] for r in sys.argv[4:] if r.split(":")[0]]
+paired = [float(v) for v in os.environ.get("PAIRED", "").split(":") if v]
 pairs = [(r[0], r[1]) for r in rounds]
 l2 = [r[2] for r in rounds if len(r) > 2 and r[2] > 0]
 l3 = [r[3] for r in rounds if len(r) > 3 and r[3] > 0]
@@ -123,6 +136,8 @@ peaks = [p for _, p in pairs if p > 0]
 pct = (statistics.median(100 * fl / (m * 1e-3) / 1e9 / p for m, p in pairs if p > 0)
        if peaks else None)
 text = " %5.1f%% of peak" % pct if pct is not None else ""
+if len(paired) == 3:
+    text += " (paired %.1f%%, q1-q3 %.1f-%.1f%%)" % tuple(paired)
 if l2:
     text += "  L2 %.0f-%.0f GB/s" % (min(l2), max(l2))
 print("%-26s %9.3f ms (round medians %.3f..%.3f) %8.1f GFLOP/s%s  compile %.1f s"
@@ -138,6 +153,8 @@ if os.environ.get("JSON_OUT"):
                              "round_peaks_gflops": peaks,
                              "round_l2_gbs": l2, "round_l3_gbs": l3,
                              "pct_of_peak": round(pct, 1) if pct is not None else None,
+                             "paired_pct_of_peak": paired[0] if len(paired) == 3 else None,
+                             "paired_pct_q1_q3": paired[1:] if len(paired) == 3 else None,
                              "compile_s": round(float(cs), 2)}) + "\n")
 PYEOF
 done

@@ -1,0 +1,206 @@
+/* paired_peak.c - a compiled kernel's GFLOP/s as a fraction of the FP32 FMA
+ * peak measured in the same moments: every iteration times one call of the
+ * kernel (an object built by `tfrt-compile --emit=shared`) and, right
+ * before it, a slice of the FMA loop of peak_fma.c about as long as the
+ * call. The ratio of the two rates is taken per iteration, and the median
+ * of those ratios is printed with the medians of both rates:
+ *
+ *   paired_peak: gemm1024 30 pairs: kernel median 15.812 ms, 135.8 GFLOP/s;
+ *   peak median 160.2 GFLOP/s; paired median 84.7% (q1 82.0%, q3 86.9%)
+ *
+ * On a VM whose neighbours take the core's FMA throughput away for
+ * seconds at a time, a peak measured once per round of 30 calls can come
+ * from another phase than the calls; the per-call pairing cannot. It
+ * does not hide slow memory: a phase in which only the memory side is
+ * slow lowers the kernel's rate and not the peak's.
+ *
+ *   cc -O2 -march=native -I runtime-lib/include bench/kernels/paired_peak.c \
+ *      -o build/paired_peak -ldl
+ *   build/paired_peak NAME FLOPS ITERATIONS KERNEL.so
+ *
+ * Inputs are filled with a fixed pattern in [-0.5, 0.5) (as
+ * bench/ab/interleave.c does); outputs are not checked. One thread.
+ */
+#include "tfrt/runtime.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vec.h"
+
+typedef tfrt_status (*create_fn)(void **);
+typedef tfrt_status (*run_fn)(void *, const tfrt_tensor *, int, tfrt_tensor *,
+                              int);
+typedef tfrt_status (*info_fn)(int, tfrt_tensor_desc *);
+typedef const char *(*message_fn)(tfrt_status);
+typedef size_t (*dtype_size_fn)(int32_t);
+
+enum { kMaxTensors = 16, kChains = 12 };
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* peak_fma.c's loop: `iterations` FMAs on each of twelve chains. */
+static float fmaLoop(long iterations, const volatile float *scale) {
+  vec a = VSET(0.999999f * *scale), b = VSET(1e-7f);
+  vec c0 = VSET(1.0f), c1 = VSET(1.1f), c2 = VSET(1.2f), c3 = VSET(1.3f);
+  vec c4 = VSET(1.4f), c5 = VSET(1.5f), c6 = VSET(1.6f), c7 = VSET(1.7f);
+  vec c8 = VSET(1.8f), c9 = VSET(1.9f), c10 = VSET(2.0f), c11 = VSET(2.1f);
+  for (long i = 0; i < iterations; ++i) {
+    c0 = VFMA(c0, a, b);
+    c1 = VFMA(c1, a, b);
+    c2 = VFMA(c2, a, b);
+    c3 = VFMA(c3, a, b);
+    c4 = VFMA(c4, a, b);
+    c5 = VFMA(c5, a, b);
+    c6 = VFMA(c6, a, b);
+    c7 = VFMA(c7, a, b);
+    c8 = VFMA(c8, a, b);
+    c9 = VFMA(c9, a, b);
+    c10 = VFMA(c10, a, b);
+    c11 = VFMA(c11, a, b);
+  }
+  return vsum(c0) + vsum(c1) + vsum(c2) + vsum(c3) + vsum(c4) + vsum(c5) +
+         vsum(c6) + vsum(c7) + vsum(c8) + vsum(c9) + vsum(c10) + vsum(c11);
+}
+
+static double quantile(double *values, int n, int num, int den) {
+  qsort(values, (size_t)n, sizeof(double), compare);
+  return values[(long)(n - 1) * num / den];
+}
+
+static void *symbol(void *lib, const char *name, const char *suffix) {
+  char full[256];
+  snprintf(full, sizeof full, "%s%s", name, suffix);
+  return dlsym(lib, full);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: %s NAME FLOPS ITERATIONS KERNEL.so\n", argv[0]);
+    return 2;
+  }
+  const char *name = argv[1];
+  double flops = atof(argv[2]);
+  int iterations = atoi(argv[3]);
+  if (!(flops > 0) || iterations < 1) {
+    fprintf(stderr, "paired_peak: FLOPS > 0 and ITERATIONS >= 1\n");
+    return 2;
+  }
+  void *lib = dlopen(argv[4], RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    fprintf(stderr, "paired_peak: %s\n", dlerror());
+    return 1;
+  }
+  create_fn create = (create_fn)symbol(lib, name, "_create");
+  run_fn run = (run_fn)symbol(lib, name, "_run");
+  info_fn inputInfo = (info_fn)symbol(lib, name, "_input_info");
+  info_fn outputInfo = (info_fn)symbol(lib, name, "_output_info");
+  message_fn message = (message_fn)dlsym(lib, "tfrt_status_message");
+  dtype_size_fn elementBytes = (dtype_size_fn)dlsym(lib, "tfrt_dtype_size");
+  if (!create || !run || !inputInfo || !outputInfo || !elementBytes) {
+    fprintf(stderr,
+            "paired_peak: %s has no %s_create/_run/_input_info or "
+            "tfrt_dtype_size\n",
+            argv[4], name);
+    return 1;
+  }
+  void *instance = NULL;
+  tfrt_status st = create(&instance);
+  if (st) {
+    fprintf(stderr, "paired_peak: %s: %s\n", argv[4],
+            message ? message(st) : "create failed");
+    return 1;
+  }
+  tfrt_tensor inputs[kMaxTensors], outputs[kMaxTensors];
+  int numInputs = 0, numOutputs = 0;
+  for (int io = 0; io < 2; ++io) {
+    info_fn info = io == 0 ? inputInfo : outputInfo;
+    for (int i = 0; i < kMaxTensors; ++i) {
+      tfrt_tensor_desc d;
+      if (info(i, &d))
+        break;
+      long count = 1;
+      for (int r = 0; r < d.rank; ++r)
+        count *= d.dims[r];
+      size_t bytes = (size_t)count * elementBytes(d.dtype);
+      char *data = aligned_alloc(64, (bytes + 63) / 64 * 64);
+      if (!data) {
+        fprintf(stderr, "paired_peak: out of memory\n");
+        return 1;
+      }
+      memset(data, 0, bytes);
+      if (d.dtype == TFRT_DTYPE_FLOAT32)
+        for (long j = 0; j < count; ++j)
+          ((float *)data)[j] = (float)((j * 7919) % 1000) / 1000.0f - 0.5f;
+      tfrt_tensor t = {data, d.dtype, d.rank, d.dims};
+      if (io == 0)
+        inputs[numInputs++] = t;
+      else
+        outputs[numOutputs++] = t;
+    }
+  }
+  volatile float scale = 1.0f;
+  float checksum = 0;
+  /* Warm up the kernel and size the FMA slice to about one call. */
+  double call = 0;
+  for (int i = 0; i < 3; ++i) {
+    double start = now();
+    if ((st = run(instance, inputs, numInputs, outputs, numOutputs))) {
+      fprintf(stderr, "paired_peak: %s: %s\n", argv[4],
+              message ? message(st) : "run failed");
+      return 1;
+    }
+    call = now() - start;
+  }
+  long slice = 1 << 10;
+  for (;;) {
+    double start = now();
+    checksum += fmaLoop(slice, &scale);
+    if (now() - start >= call || slice > (1L << 34))
+      break;
+    slice *= 2;
+  }
+  double sliceFlops = 2.0 * kChains * LANES * (double)slice;
+  double *kernel = malloc(sizeof(double) * (size_t)iterations * 3);
+  if (!kernel)
+    return 1;
+  double *peak = kernel + iterations, *ratio = peak + iterations;
+  for (int it = 0; it < iterations; ++it) {
+    double start = now();
+    checksum += fmaLoop(slice, &scale);
+    double mid = now();
+    st = run(instance, inputs, numInputs, outputs, numOutputs);
+    double end = now();
+    if (st) {
+      fprintf(stderr, "paired_peak: %s: %s\n", argv[4],
+              message ? message(st) : "run failed");
+      return 1;
+    }
+    peak[it] = sliceFlops / (mid - start) / 1e9;
+    kernel[it] = end - mid;
+    ratio[it] = flops / kernel[it] / 1e9 / peak[it];
+  }
+  double kernelMs = quantile(kernel, iterations, 1, 2) * 1e3;
+  double peakMedian = quantile(peak, iterations, 1, 2);
+  double q1 = quantile(ratio, iterations, 1, 4);
+  double median = quantile(ratio, iterations, 1, 2);
+  double q3 = quantile(ratio, iterations, 3, 4);
+  printf("paired_peak: %s %d pairs: kernel median %.3f ms, %.1f GFLOP/s; "
+         "peak median %.1f GFLOP/s; paired median %.1f%% (q1 %.1f%%, "
+         "q3 %.1f%%) [checksum %g]\n",
+         name, iterations, kernelMs, flops / kernelMs / 1e6, peakMedian,
+         100 * median, 100 * q1, 100 * q3, (double)checksum);
+  return 0;
+}
