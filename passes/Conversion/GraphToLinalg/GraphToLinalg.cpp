@@ -1461,8 +1461,8 @@ struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
   }
 };
 
-/// graph.softmax -> four generics: max over the axis, exp(x - max), sum over
-/// the axis, divide (numerically stable).
+/// graph.softmax -> five generics: max over the axis, exp(x - max), sum over
+/// the axis, its inverse, product (numerically stable).
 ///
 ///   %0 = graph.softmax %x {axis = -1} : (tensor<2x5xf32>) -> tensor<2x5xf32>
 /// becomes
@@ -1470,7 +1470,8 @@ struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
 ///       ins(%x) outs(%neginf_fill : tensor<2xf32>) { maximumf }
 ///   %e = linalg.generic {maps = [id, (i,j) -> (i), id]} ins(%x, %m) outs(..) { exp(x - m) }
 ///   %s = linalg.generic {maps = [id, (i,j) -> (i)], [par, red]} ins(%e) outs(%zeros) { addf }
-///   %0 = linalg.generic {maps = [id, (i,j) -> (i), id]} ins(%e, %s) outs(..) { divf }
+///   %r = linalg.generic {maps = [(i) -> (i), (i) -> (i)]} ins(%s) outs(..) { 1 / s }
+///   %0 = linalg.generic {maps = [id, (i,j) -> (i), id]} ins(%e, %r) outs(..) { mulf }
 struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1530,11 +1531,23 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
                                return arith::AddFOp::create(b, l, a[0], a[1])
                                    .getResult();
                              });
+    // One division per row, then a product per element (as ONNX Runtime's
+    // CPU kernel does): a vector division costs several multiplies.
+    int64_t redRank = static_cast<int64_t>(redShape.size());
+    AffineMap redId = rewriter.getMultiDimIdentityMap(redRank);
+    Value one = arith::ConstantOp::create(rewriter, loc, elem,
+                                          rewriter.getFloatAttr(elem, 1.0));
+    Value inverse = buildGeneric(
+        rewriter, loc, {sum}, emptyTensor(rewriter, loc, redShape, elem),
+        {redId, redId}, parallelIters(redRank),
+        [one](OpBuilder &b, Location l, ValueRange a) {
+          return arith::DivFOp::create(b, l, one, a[0]).getResult();
+        });
     Value result = buildGeneric(
-        rewriter, loc, {exp, sum}, emptyTensor(rewriter, loc, shape, elem),
+        rewriter, loc, {exp, inverse}, emptyTensor(rewriter, loc, shape, elem),
         {id, red, id}, parallelIters(rank),
         [](OpBuilder &b, Location l, ValueRange a) {
-          return arith::DivFOp::create(b, l, a[0], a[1]).getResult();
+          return arith::MulFOp::create(b, l, a[0], a[1]).getResult();
         });
     rewriter.replaceOp(op, result);
     return success();

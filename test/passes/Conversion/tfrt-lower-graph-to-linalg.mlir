@@ -570,10 +570,11 @@ func.func @global_average_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32> {
 
 // -----
 
-// Softmax: max, exp(x - max), sum, divide.
+// Softmax: max, exp(x - max), sum, one division per row, product.
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[RED:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<2x5xf32>)
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
@@ -585,8 +586,12 @@ func.func @global_average_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32> {
 // CHECK: math.exp
 // CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]]], iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] : tensor<2x5xf32>)
 // CHECK: arith.addf
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]]], {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<2x5xf32>, tensor<2xf32>)
-// CHECK: arith.divf
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[INV:.*]] = linalg.generic {indexing_maps = [#[[ROW]], #[[ROW]]], iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<2xf32>)
+// CHECK: arith.divf %[[ONE]],
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]]], {{.*}} ins(%[[EXP]], %[[INV]] : tensor<2x5xf32>, tensor<2xf32>)
+// CHECK-NOT: arith.divf
+// CHECK: arith.mulf
 // CHECK: return %[[R]]
 func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %0 = graph.softmax %x {axis = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
