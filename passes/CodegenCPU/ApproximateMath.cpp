@@ -7,6 +7,7 @@
 
 #include "passes/CodegenCPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -20,6 +21,167 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
+/// The polynomial log and log2 clamp their argument to the smallest normal
+/// float, so a subnormal x gave log(2^-126) (-87.34 for log(1e-45), whose
+/// value is -103.28). Subnormal arguments are scaled by 2^24 first and the
+/// result corrected by 24 * log(2) (or 24); zero, negative and NaN
+/// arguments keep their results (-inf, NaN), as the scaling leaves them.
+template <typename LogOpTy>
+void scaleSubnormalArguments(Operation *root, double correction) {
+  SmallVector<LogOpTy> ops;
+  root->walk([&](LogOpTy op) {
+    if (getElementTypeOrSelf(op.getType()).isF32())
+      ops.push_back(op);
+  });
+  for (LogOpTy op : ops) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    auto splat = [&](float v) -> Value {
+      TypedAttr attr = b.getF32FloatAttr(v);
+      if (auto vec = dyn_cast<VectorType>(type))
+        attr = DenseElementsAttr::get(vec, v);
+      return arith::ConstantOp::create(b, loc, type, attr);
+    };
+    Value x = op.getOperand();
+    Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                        splat(0x1p-126f));
+    Value scaled = arith::SelectOp::create(
+        b, loc, small, arith::MulFOp::create(b, loc, x, splat(0x1p24f)), x);
+    auto log = LogOpTy::create(b, loc, scaled, op.getFastmathAttr());
+    Value corrected = arith::SubFOp::create(
+        b, loc, log, splat(static_cast<float>(correction)));
+    Value result = arith::SelectOp::create(b, loc, small, corrected, log);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+}
+
+/// Builds f32 arithmetic on scalars or vectors of `type`.
+struct F32Builder {
+  OpBuilder &b;
+  Location loc;
+  Type type;
+  Value c(double v) {
+    TypedAttr attr = b.getF32FloatAttr(static_cast<float>(v));
+    if (auto vec = dyn_cast<VectorType>(type))
+      attr = DenseElementsAttr::get(vec, static_cast<float>(v));
+    return arith::ConstantOp::create(b, loc, type, attr);
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  /// c0 + z * (c1 + z * (c2 + ...)) (Horner).
+  Value poly(Value z, ArrayRef<double> coeffs) {
+    Value r = c(coeffs.back());
+    for (double k : llvm::reverse(coeffs.drop_back()))
+      r = add(mul(r, z), c(k));
+    return r;
+  }
+};
+
+/// sin and cos of f32 with a three-part reduction by pi/2: upstream's
+/// polynomials reduce by one rounded constant, which left errors of 4e-7
+/// at |x| = 6 and 6e-6 at |x| = 100 (rotary and sinusoidal position
+/// encodings reach thousands). k = roundeven(x * 2/pi), r = x - k * pi/2
+/// with pi/2 split into 1.5703125 (8 significant bits, so k * it is exact
+/// for |k| < 2^16) and two smaller parts, then the minimax polynomials of
+/// sin and cos on [-pi/4, pi/4] (Cephes' sinf/cosf coefficients) and the
+/// quadrant k mod 4. Infinities and NaN give NaN.
+void expandSinCos(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<math::SinOp, math::CosOp>(op) &&
+        getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Type type = op->getResult(0).getType();
+    F32Builder f{b, op->getLoc(), type};
+    Value x = op->getOperand(0);
+    Value k = math::RoundEvenOp::create(b, f.loc, f.mul(x, f.c(2 / M_PI)));
+    Value r = f.sub(x, f.mul(k, f.c(1.5703125)));
+    r = f.sub(r, f.mul(k, f.c(4.837512969970703125e-4)));
+    r = f.sub(r, f.mul(k, f.c(7.54978995489188216e-8)));
+    Value z = f.mul(r, r);
+    // sin r = r + r z P(z), cos r = 1 - z / 2 + z^2 Q(z).
+    Value sinR = f.add(
+        r, f.mul(f.mul(r, z),
+                 f.poly(z, {-1.6666654611e-1, 8.3321608736e-3,
+                            -1.9515295891e-4})));
+    Value cosR = f.add(
+        f.sub(f.c(1.0), f.mul(f.c(0.5), z)),
+        f.mul(f.mul(z, z), f.poly(z, {4.166664568298827e-2,
+                                      -1.388731625493765e-3,
+                                      2.443315711809948e-5})));
+    // The quadrant q = k mod 4 in [0, 4) (exact for |k| < 2^22).
+    Value q = f.sub(
+        k, f.mul(f.c(4.0), math::FloorOp::create(b, f.loc,
+                                                  f.mul(k, f.c(0.25)))));
+    auto is = [&](double v) {
+      return f.cmp(arith::CmpFPredicate::OEQ, q, f.c(v));
+    };
+    Value odd = f.orI(is(1.0), is(3.0));
+    Value result;
+    if (isa<math::SinOp>(op)) {
+      // sin: q = 0: sin r, 1: cos r, 2: -sin r, 3: -cos r.
+      Value v = f.select(odd, cosR, sinR);
+      result = f.select(f.orI(is(2.0), is(3.0)), f.neg(v), v);
+    } else {
+      // cos: q = 0: cos r, 1: -sin r, 2: -cos r, 3: sin r.
+      Value v = f.select(odd, sinR, cosR);
+      result = f.select(f.orI(is(1.0), is(2.0)), f.neg(v), v);
+    }
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
+
+/// atan of f32: upstream's polynomial was off by up to 4e-6 relative (at
+/// x = 0.66). The argument is reduced to |t| <= tan(pi/8) by
+/// atan(a) = pi/2 + atan(-1/a) (a > tan(3 pi/8)) or pi/4 + atan((a - 1) /
+/// (a + 1)) (a > tan(pi/8)), then t + t^3 P(t^2) (Cephes' atanf
+/// coefficients), with the sign of x.
+void expandAtan(Operation *root) {
+  SmallVector<math::AtanOp> ops;
+  root->walk([&](math::AtanOp op) {
+    if (getElementTypeOrSelf(op.getType()).isF32())
+      ops.push_back(op);
+  });
+  for (math::AtanOp op : ops) {
+    OpBuilder b(op);
+    F32Builder f{b, op.getLoc(), op.getType()};
+    Value x = op.getOperand();
+    Value a = math::AbsFOp::create(b, f.loc, x);
+    Value big = f.cmp(arith::CmpFPredicate::OGT, a, f.c(2.414213562373095));
+    Value mid = f.cmp(arith::CmpFPredicate::OGT, a, f.c(0.4142135623730950));
+    Value base = f.select(big, f.c(M_PI / 2),
+                          f.select(mid, f.c(M_PI / 4), f.c(0.0)));
+    Value t = f.select(
+        big, f.neg(f.div(f.c(1.0), a)),
+        f.select(mid, f.div(f.sub(a, f.c(1.0)), f.add(a, f.c(1.0))), a));
+    Value z = f.mul(t, t);
+    Value p = f.add(
+        t, f.mul(f.mul(t, z),
+                 f.poly(z, {-3.33329491539e-1, 1.99777106478e-1,
+                            -1.38776856032e-1, 8.05374449538e-2})));
+    Value result =
+        math::CopySignOp::create(b, f.loc, f.add(base, p), x).getResult();
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+}
+
 struct ApproximateMathPass
     : public tfrt::impl::ApproximateMathBase<ApproximateMathPass> {
   using Base::Base;
@@ -41,6 +203,10 @@ struct ApproximateMathPass
         if (found.wasInterrupted())
           wide.push_back(f);
       });
+    expandSinCos(getOperation());
+    expandAtan(getOperation());
+    scaleSubnormalArguments<math::LogOp>(getOperation(), 24 * M_LN2);
+    scaleSubnormalArguments<math::Log2Op>(getOperation(), 24);
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -2192,7 +2192,8 @@ struct MathLowering : OpConversionPattern<OpTy> {
     if constexpr (std::is_same_v<OpTy, EluOp> || std::is_same_v<OpTy, SeluOp>) {
       bool selu = std::is_same_v<OpTy, SeluOp>;
       Value neg = arith::CmpFOp::create(b, l, selu ? FP::OLE : FP::OLT, x, c(0));
-      Value em1 = arith::SubFOp::create(b, l, math::ExpOp::create(b, l, x), c(1));
+      // expm1, not exp - 1: the difference loses the digits near 0.
+      Value em1 = math::ExpM1Op::create(b, l, x);
       Value r = arith::SelectOp::create(
           b, l, neg, arith::MulFOp::create(b, l, em1, c(alpha())), x);
       if (selu)
@@ -2201,9 +2202,8 @@ struct MathLowering : OpConversionPattern<OpTy> {
     }
     if constexpr (std::is_same_v<OpTy, CeluOp>) {
       double a = alpha();
-      Value e = arith::SubFOp::create(
-          b, l, math::ExpOp::create(b, l, arith::DivFOp::create(b, l, x, c(a))),
-          c(1));
+      Value e =
+          math::ExpM1Op::create(b, l, arith::DivFOp::create(b, l, x, c(a)));
       Value neg = arith::MinimumFOp::create(
           b, l, arith::MulFOp::create(b, l, e, c(a)), c(0));
       return arith::AddFOp::create(

@@ -42,3 +42,63 @@ func.func @plain(%x: f32) -> f32 {
   %y = math.sqrt %x : f32
   return %y : f32
 }
+
+// -----
+
+// sin and cos: k = roundeven(x * 2/pi), x reduced by pi/2 in three parts
+// (1.5703125 first), the quadrant k mod 4 selecting +-sin r or +-cos r.
+// CHECK-LABEL: func.func @sin_cos
+// CHECK-NOT: math.sin
+// CHECK-NOT: math.cos
+// CHECK-DAG: %[[P1:.*]] = arith.constant dense<1.5703125> : vector<16xf32>
+// CHECK-DAG: %[[P2:.*]] = arith.constant dense<4.83751297E-4> : vector<16xf32>
+// CHECK: %[[K:.*]] = math.roundeven
+// CHECK: %[[KP1:.*]] = arith.mulf %[[K]], %[[P1]] : vector<16xf32>
+// CHECK: %[[R1:.*]] = arith.subf %[[X:.*]], %[[KP1]] : vector<16xf32>
+// CHECK: %[[KP2:.*]] = arith.mulf %[[K]], %[[P2]] : vector<16xf32>
+// CHECK: arith.subf %[[R1]], %[[KP2]] : vector<16xf32>
+// CHECK: math.floor
+// CHECK: arith.select
+// CHECK: return
+func.func @sin_cos(%x: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>) {
+  %s = math.sin %x : vector<16xf32>
+  %c = math.cos %x : vector<16xf32>
+  return %s, %c : vector<16xf32>, vector<16xf32>
+}
+
+// -----
+
+// atan: the argument reduced by tan(pi/8) and tan(3 pi/8), the sign of x.
+// CHECK-LABEL: func.func @atan
+// CHECK-NOT: math.atan
+// CHECK: math.absf
+// CHECK: arith.cmpf ogt, %{{.*}}, %{{.*}} : f32
+// CHECK: math.copysign
+// CHECK: return
+func.func @atan(%x: f32) -> f32 {
+  %a = math.atan %x : f32
+  return %a : f32
+}
+
+// -----
+
+// log and log2 of subnormal arguments (below 2^-126): scaled by 2^24
+// (0x4B800000) first, the result corrected by 24 * log(2) or 24 (the
+// polynomial clamps its argument to the smallest normal float).
+// CHECK-LABEL: func.func @log_subnormal
+// CHECK-NOT: math.log
+// CHECK-DAG: %[[C24:.*]] = arith.constant 2.400000e+01 : f32
+// CHECK-DAG: %[[CLN:.*]] = arith.constant 16.6355324 : f32
+// CHECK-DAG: %[[SCALE:.*]] = arith.constant 0x4B800000 : f32
+// CHECK-DAG: %[[MIN:.*]] = arith.constant 1.17549435E-38 : f32
+// CHECK: %[[SMALL:.*]] = arith.cmpf olt, %[[X:.*]], %[[MIN]] : f32
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[X]], %[[SCALE]] : f32
+// CHECK: arith.select %[[SMALL]], %[[SCALED]], %[[X]] : f32
+// CHECK: arith.subf %{{.*}}, %[[CLN]] : f32
+// CHECK: arith.subf %{{.*}}, %[[C24]] : f32
+// CHECK: return
+func.func @log_subnormal(%x: f32) -> (f32, f32) {
+  %l = math.log %x : f32
+  %l2 = math.log2 %x : f32
+  return %l, %l2 : f32, f32
+}
