@@ -89,14 +89,16 @@ struct F32Builder {
   }
 };
 
-/// sin and cos of f32 with a three-part reduction by pi/2: upstream's
-/// polynomials reduce by one rounded constant, which left errors of 4e-7
-/// at |x| = 6 and 6e-6 at |x| = 100 (rotary and sinusoidal position
-/// encodings reach thousands). k = roundeven(x * 2/pi), r = x - k * pi/2
-/// with pi/2 split into 1.5703125 (8 significant bits, so k * it is exact
-/// for |k| < 2^16) and two smaller parts, then the minimax polynomials of
-/// sin and cos on [-pi/4, pi/4] (Cephes' sinf/cosf coefficients) and the
-/// quadrant k mod 4. Infinities and NaN give NaN.
+/// sin and cos of f32. Upstream's polynomials reduce the argument by one
+/// rounded pi/2, which left errors of 4e-7 at |x| = 6 and 6e-6 at |x| =
+/// 100 (rotary and sinusoidal position encodings reach thousands). Here
+/// the reduction runs in f64: k = roundeven(x * 2/pi), r = x - k * pi/2
+/// with pi/2 in three parts (28, 28 and 53 bits, so that k * each of the
+/// first two is exact while k has at most 25 bits, |x| < 5e7), then r
+/// (clamped to [-pi/4, pi/4], so that inputs beyond that range still give
+/// values in [-1, 1]) goes through the minimax polynomials of sin and cos
+/// on [-pi/4, pi/4] (Cephes' sinf/cosf coefficients) in f32, and the
+/// quadrant k mod 4 picks +-sin r or +-cos r. Infinities and NaN give NaN.
 void expandSinCos(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -107,12 +109,29 @@ void expandSinCos(Operation *root) {
   for (Operation *op : ops) {
     OpBuilder b(op);
     Type type = op->getResult(0).getType();
+    Type wide = b.getF64Type();
+    if (auto vec = dyn_cast<VectorType>(type))
+      wide = vec.clone(b.getF64Type());
     F32Builder f{b, op->getLoc(), type};
-    Value x = op->getOperand(0);
-    Value k = math::RoundEvenOp::create(b, f.loc, f.mul(x, f.c(2 / M_PI)));
-    Value r = f.sub(x, f.mul(k, f.c(1.5703125)));
-    r = f.sub(r, f.mul(k, f.c(4.837512969970703125e-4)));
-    r = f.sub(r, f.mul(k, f.c(7.54978995489188216e-8)));
+    Location loc = f.loc;
+    auto d = [&](double v) -> Value {
+      TypedAttr attr = b.getF64FloatAttr(v);
+      if (auto vec = dyn_cast<VectorType>(wide))
+        attr = DenseElementsAttr::get(vec, v);
+      return arith::ConstantOp::create(b, loc, wide, attr);
+    };
+    Value xd = arith::ExtFOp::create(b, loc, wide, op->getOperand(0));
+    Value k = math::RoundEvenOp::create(
+        b, loc, arith::MulFOp::create(b, loc, xd, d(2 / M_PI)));
+    Value rd = xd;
+    for (double part : {1.570796325802803, 9.920935808982456e-10,
+                        -1.2177051777973966e-18})
+      rd = arith::SubFOp::create(b, loc, rd,
+                                 arith::MulFOp::create(b, loc, k, d(part)));
+    Value r = arith::TruncFOp::create(b, loc, type, rd);
+    r = arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, r, f.c(-M_PI / 4)),
+        f.c(M_PI / 4));
     Value z = f.mul(r, r);
     // sin r = r + r z P(z), cos r = 1 - z / 2 + z^2 Q(z).
     Value sinR = f.add(
@@ -124,12 +143,15 @@ void expandSinCos(Operation *root) {
         f.mul(f.mul(z, z), f.poly(z, {4.166664568298827e-2,
                                       -1.388731625493765e-3,
                                       2.443315711809948e-5})));
-    // The quadrant q = k mod 4 in [0, 4) (exact for |k| < 2^22).
-    Value q = f.sub(
-        k, f.mul(f.c(4.0), math::FloorOp::create(b, f.loc,
-                                                  f.mul(k, f.c(0.25)))));
-    auto is = [&](double v) {
-      return f.cmp(arith::CmpFPredicate::OEQ, q, f.c(v));
+    // The quadrant q = k mod 4 in [0, 4), exact in f64.
+    Value q = arith::SubFOp::create(
+        b, loc, k,
+        arith::MulFOp::create(
+            b, loc, d(4.0),
+            math::FloorOp::create(b, loc,
+                                  arith::MulFOp::create(b, loc, k, d(0.25)))));
+    auto is = [&](double v) -> Value {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, q, d(v));
     };
     Value odd = f.orI(is(1.0), is(3.0));
     Value result;

@@ -45,19 +45,24 @@ func.func @plain(%x: f32) -> f32 {
 
 // -----
 
-// sin and cos: k = roundeven(x * 2/pi), x reduced by pi/2 in three parts
-// (1.5703125 first), the quadrant k mod 4 selecting +-sin r or +-cos r.
+// sin and cos: the argument reduced in f64 (k = roundeven(x * 2/pi), pi/2
+// in three parts, 1.570796325802803 first), r back in f32 and clamped to
+// [-pi/4, pi/4], the quadrant k mod 4 selecting +-sin r or +-cos r.
 // CHECK-LABEL: func.func @sin_cos
 // CHECK-NOT: math.sin
 // CHECK-NOT: math.cos
-// CHECK-DAG: %[[P1:.*]] = arith.constant dense<1.5703125> : vector<16xf32>
-// CHECK-DAG: %[[P2:.*]] = arith.constant dense<4.83751297E-4> : vector<16xf32>
-// CHECK: %[[K:.*]] = math.roundeven
-// CHECK: %[[KP1:.*]] = arith.mulf %[[K]], %[[P1]] : vector<16xf32>
-// CHECK: %[[R1:.*]] = arith.subf %[[X:.*]], %[[KP1]] : vector<16xf32>
-// CHECK: %[[KP2:.*]] = arith.mulf %[[K]], %[[P2]] : vector<16xf32>
-// CHECK: arith.subf %[[R1]], %[[KP2]] : vector<16xf32>
-// CHECK: math.floor
+// CHECK-DAG: %[[P1:.*]] = arith.constant dense<1.570796325802803> : vector<16xf64>
+// CHECK-DAG: %[[P2:.*]] = arith.constant dense<9.9209358089824561E-10> : vector<16xf64>
+// CHECK: %[[XD:.*]] = arith.extf %[[X:.*]] : vector<16xf32> to vector<16xf64>
+// CHECK: %[[K:.*]] = math.roundeven %{{.*}} : vector<16xf64>
+// CHECK: %[[KP1:.*]] = arith.mulf %[[K]], %[[P1]] : vector<16xf64>
+// CHECK: %[[R1:.*]] = arith.subf %[[XD]], %[[KP1]] : vector<16xf64>
+// CHECK: %[[KP2:.*]] = arith.mulf %[[K]], %[[P2]] : vector<16xf64>
+// CHECK: arith.subf %[[R1]], %[[KP2]] : vector<16xf64>
+// CHECK: arith.truncf %{{.*}} : vector<16xf64> to vector<16xf32>
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: math.floor %{{.*}} : vector<16xf64>
 // CHECK: arith.select
 // CHECK: return
 func.func @sin_cos(%x: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>) {
