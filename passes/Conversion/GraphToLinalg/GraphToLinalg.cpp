@@ -2447,6 +2447,20 @@ Value buildArgReduce(OpBuilder &b, Location loc, Value x, int64_t axis,
                          : (last ? arith::CmpFPredicate::OLE
                                  : arith::CmpFPredicate::OLT);
           better = arith::CmpFOp::create(nb, l, p, v, best);
+          // NaN counts as the extreme (numpy's and ONNX Runtime's arg max
+          // and arg min): the first NaN, or the last with select_last_index.
+          auto isNan = [&](Value x) {
+            return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, x,
+                                         x);
+          };
+          Value nan = isNan(v);
+          if (!last)
+            nan = arith::AndIOp::create(
+                nb, l, nan,
+                arith::XOrIOp::create(
+                    nb, l, isNan(best),
+                    arith::ConstantOp::create(nb, l, nb.getBoolAttr(true))));
+          better = arith::OrIOp::create(nb, l, better, nan);
         } else {
           using IP = arith::CmpIPredicate;
           IP p = isMax ? (last ? (isUnsigned ? IP::uge : IP::sge)

@@ -767,15 +767,32 @@ func.func @reduce_mean(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
 
 // -----
 
-// Arg max: one generic with a (value, index) pair of outputs.
+// Arg max: one generic with a (value, index) pair of outputs. A NaN counts
+// as the largest value (numpy's arg max): the first NaN wins unless the best
+// is one already; with select_last_index every later NaN does.
 
 // CHECK-LABEL: func.func @arg_max
 // CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK: arith.cmpf ogt
+// CHECK: ^bb0(%[[V:.*]]: f32, %[[BEST:.*]]: f32, %{{.*}}: i64):
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[BEST]] : f32
+// CHECK: %[[VNAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : f32
+// CHECK: %[[BNAN:.*]] = arith.cmpf uno, %[[BEST]], %[[BEST]] : f32
+// CHECK: %[[NOTB:.*]] = arith.xori %[[BNAN]], %true : i1
+// CHECK: %[[NEW:.*]] = arith.andi %[[VNAN]], %[[NOTB]] : i1
+// CHECK: arith.ori %[[GT]], %[[NEW]] : i1
 // CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, i64
 // CHECK: return %[[R]]#1
+// CHECK-LABEL: func.func @arg_min_last
+// CHECK: %[[LE:.*]] = arith.cmpf ole
+// CHECK: %[[VNAN2:.*]] = arith.cmpf uno
+// CHECK-NOT: arith.xori
+// CHECK: arith.ori %[[LE]], %[[VNAN2]] : i1
 func.func @arg_max(%a: tensor<2x3xf32>) -> tensor<2xi64> {
   %0 = graph.arg_max %a {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+func.func @arg_min_last(%a: tensor<2x3xf32>) -> tensor<2xi64> {
+  %0 = graph.arg_min %a {axis = 1 : i64, keepdims = false, select_last_index = true} : (tensor<2x3xf32>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
 }
 
