@@ -471,9 +471,27 @@ struct BinaryLowering : OpConversionPattern<OpTy> {
     if constexpr (std::is_same_v<OpTy, DivOp>) {
       if (isFloat)
         return arith::DivFOp::create(b, l, x, y);
-      if (lhsUnsigned)
-        return arith::DivUIOp::create(b, l, x, y);
-      return arith::DivSIOp::create(b, l, x, y);
+      // Integer division traps on x86 for a zero divisor and for the
+      // smallest value over -1: a zero divisor gives 0 (as Mod's does), and
+      // x / -1 is the wrapping negation (the smallest value stays itself).
+      Type t = x.getType();
+      Value zero = zeroConst(b, l, t);
+      Value one = scalarConst(b, l, t, 1);
+      Value yZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, y,
+                                          zero);
+      if (lhsUnsigned) {
+        Value q = arith::DivUIOp::create(
+            b, l, x, arith::SelectOp::create(b, l, yZero, one, y));
+        return arith::SelectOp::create(b, l, yZero, zero, q);
+      }
+      Value yMinusOne = arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::eq, y, scalarConst(b, l, t, -1));
+      Value special = arith::OrIOp::create(b, l, yZero, yMinusOne);
+      Value q = arith::DivSIOp::create(
+          b, l, x, arith::SelectOp::create(b, l, special, one, y));
+      q = arith::SelectOp::create(b, l, yMinusOne,
+                                  arith::SubIOp::create(b, l, zero, x), q);
+      return arith::SelectOp::create(b, l, yZero, zero, q);
     }
     if constexpr (std::is_same_v<OpTy, PowOp>) {
       Type baseType = x.getType();
@@ -1989,11 +2007,17 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
         return arith::SelectOp::create(b, l, differ,
                                        arith::AddFOp::create(b, l, r, y), r);
       }
-      // Integer: a zero divisor gives 0 instead of trapping.
+      // Integer: a zero divisor gives 0 instead of trapping, and so does
+      // -1 (x % -1 is 0; the smallest value over -1 traps on x86).
       Value zero = zeroConst(b, l, t);
       Value one = scalarConst(b, l, t, 1);
       Value yZero = arith::CmpIOp::create(b, l, IP::eq, y, zero);
-      Value ySafe = arith::SelectOp::create(b, l, yZero, one, y);
+      Value yTrap = yZero;
+      if (!isUnsigned)
+        yTrap = arith::OrIOp::create(
+            b, l, yZero,
+            arith::CmpIOp::create(b, l, IP::eq, y, scalarConst(b, l, t, -1)));
+      Value ySafe = arith::SelectOp::create(b, l, yTrap, one, y);
       Value r = isUnsigned ? arith::RemUIOp::create(b, l, x, ySafe).getResult()
                            : arith::RemSIOp::create(b, l, x, ySafe).getResult();
       if (!isUnsigned && !op.getFmod()) {

@@ -101,10 +101,23 @@ func.func @mul_scalar(%a: tensor<3xi32>, %b: tensor<i32>) -> tensor<3xi32> {
 
 // -----
 
-// ONNX integer Div truncates toward zero.
+// ONNX integer Div truncates toward zero. The divisors that trap on x86
+// are replaced by 1 and their results selected: x / 0 = 0, x / -1 = 0 - x
+// (the smallest value stays itself).
 
 // CHECK-LABEL: func.func @div_int
-// CHECK: arith.divsi %{{.*}}, %{{.*}} : i64
+// CHECK: ^bb0(%[[X:.*]]: i64, %[[Y:.*]]: i64, %{{.*}}: i64):
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: %[[YZ:.*]] = arith.cmpi eq, %[[Y]], %[[ZERO]] : i64
+// CHECK: %[[M1:.*]] = arith.constant -1 : i64
+// CHECK: %[[YM1:.*]] = arith.cmpi eq, %[[Y]], %[[M1]] : i64
+// CHECK: %[[SPECIAL:.*]] = arith.ori %[[YZ]], %[[YM1]] : i1
+// CHECK: %[[SAFE:.*]] = arith.select %[[SPECIAL]], %[[ONE]], %[[Y]] : i64
+// CHECK: %[[Q:.*]] = arith.divsi %[[X]], %[[SAFE]] : i64
+// CHECK: %[[NEG:.*]] = arith.subi %[[ZERO]], %[[X]] : i64
+// CHECK: %[[Q1:.*]] = arith.select %[[YM1]], %[[NEG]], %[[Q]] : i64
+// CHECK: arith.select %[[YZ]], %[[ZERO]], %[[Q1]] : i64
 func.func @div_int(%a: tensor<3xi64>, %b: tensor<3xi64>) -> tensor<3xi64> {
   %0 = graph.div %a, %b : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
   return %0 : tensor<3xi64>

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Special values the ONNX specification leaves open, against references.
+
+1. NaN in arg max/min and max/min reductions. ONNX's reference
+   implementation is numpy's: np.argmax / np.argmin return the first NaN
+   along the axis (the last with select_last_index, computed on the flipped
+   axis), and np.max / np.min return NaN. ArgMax, ArgMin (both
+   select_last_index values, both axes) and ReduceMax, ReduceMin on a
+   [64, 37] input that holds NaN, infinities and repeated values, against
+   numpy.
+2. Integer Div and Mod on every pair of edge values (0, +-1, +-2, 7, the
+   smallest and largest value) of int8, int32 and int64, against Python's
+   integers: Div truncates toward zero, Mod takes the divisor's sign
+   (fmod=0) or the dividend's (fmod=1), results wrap to the type. Where x86
+   traps (a zero divisor; the smallest value over -1) tfrt-compile defines
+   the result: x / 0 = 0 and x % 0 = 0 (numpy's values), and the smallest
+   value / -1 is itself (the wrapping negation); the run must not crash.
+
+Prints one line per output and closes with 'N passed, N failed'.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+
+
+def reference(x, op, axis, last):
+    if op in ("ReduceMax", "ReduceMin"):
+        return (np.max if op == "ReduceMax" else np.min)(x, axis=axis)
+    f = np.argmax if op == "ArgMax" else np.argmin
+    if not last:
+        return f(x, axis=axis)
+    return x.shape[axis] - 1 - f(np.flip(x, axis=axis), axis=axis)
+
+
+def wrap(v, dtype):
+    info = np.iinfo(dtype)
+    span = info.max - info.min + 1
+    return (v - info.min) % span + info.min
+
+
+def int_reference(op, fmod, x, y, dtype):
+    out = []
+    for a, b in zip(x.tolist(), y.tolist()):
+        if b == 0:
+            out.append(0)
+        elif op == "Div":
+            q = abs(a) // abs(b)
+            out.append(wrap(q if (a >= 0) == (b > 0) else -q, dtype))
+        elif fmod:
+            r = abs(a) % abs(b)
+            out.append(r if a >= 0 else -r)
+        else:
+            out.append(a % b)
+    return np.array(out, dtype=dtype)
+
+
+def run_model(args, name, graph, feeds):
+    path = os.path.join(args.work_dir, name + ".onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+              path)
+    obj = os.path.join(args.work_dir, name + ".so")
+    subprocess.run([os.path.join(args.bin_dir, "tfrt-compile"), path, "--name",
+                    name, "--emit=shared", "-o", obj], check=True)
+    out = os.path.join(args.work_dir, name + "-out")
+    cmd = [os.path.join(args.bin_dir, "tfrt-run"), obj, "--name", name,
+           "--output-dir", out]
+    for k, v in feeds.items():
+        f = os.path.join(args.work_dir, "%s-%s.npy" % (name, k))
+        np.save(f, v)
+        cmd += ["--input", "%s=%s" % (k, f)]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def integer_cases(args):
+    results = []
+    for dtype, proto in ((np.int8, TensorProto.INT8), (np.int32, TensorProto.INT32),
+                         (np.int64, TensorProto.INT64)):
+        info = np.iinfo(dtype)
+        edge = np.array([0, 1, -1, 2, -2, 7, -7, info.min, info.max,
+                         info.min + 1, info.max - 1], dtype=dtype)
+        x, y = np.repeat(edge, len(edge)), np.tile(edge, len(edge))
+        cases = [("Div", 0), ("Mod", 0), ("Mod", 1)]
+        nodes, outs = [], []
+        for op, fmod in cases:
+            name = "%s%s" % (op, "_fmod" if fmod else "")
+            attrs = {"fmod": 1} if fmod else {}
+            nodes.append(helper.make_node(op, ["x", "y"], [name], **attrs))
+            outs.append(helper.make_tensor_value_info(name, proto, [len(x)]))
+        ins = [helper.make_tensor_value_info(n, proto, [len(x)]) for n in ("x", "y")]
+        tag = np.dtype(dtype).name
+        out = run_model(args, "int_" + tag, helper.make_graph(nodes, "i", ins, outs),
+                        {"x": x, "y": y})
+        for op, fmod in cases:
+            name = "%s%s" % (op, "_fmod" if fmod else "")
+            got = np.load(os.path.join(out, name + ".npy"))
+            ref = int_reference(op, fmod, x, y, dtype)
+            bad = np.where(got != ref)[0][:4]
+            results.append(("%s_%s" % (name, tag), len(bad) == 0,
+                            [(int(x[i]), int(y[i]), int(got[i]), int(ref[i]))
+                             for i in bad]))
+    return results
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin-dir", default=os.path.join(REPO_ROOT, "build", "bin"))
+    p.add_argument("--work-dir", required=True)
+    args = p.parse_args()
+    os.makedirs(args.work_dir, exist_ok=True)
+    rng = np.random.RandomState(11)
+    x = rng.randint(-3, 4, size=(64, 37)).astype(np.float32)
+    specials = np.array([np.nan, np.inf, -np.inf], np.float32)
+    mask = rng.rand(*x.shape) < 0.08
+    x[mask] = rng.choice(specials, mask.sum())
+    x[5, :] = np.nan
+    x[:, 7] = np.nan
+    cases, nodes, outs = [], [], []
+    for op in ("ArgMax", "ArgMin", "ReduceMax", "ReduceMin"):
+        for axis in (0, 1):
+            for last in ((0, 1) if op.startswith("Arg") else (0,)):
+                name = "%s_axis%d%s" % (op, axis, "_last" if last else "")
+                attrs = {"keepdims": 0}
+                if op.startswith("Arg"):
+                    attrs.update(axis=axis, select_last_index=last)
+                    dtype = TensorProto.INT64
+                else:
+                    attrs.update(axes=[axis])
+                    dtype = TensorProto.FLOAT
+                nodes.append(helper.make_node(op, ["x"], [name], **attrs))
+                outs.append(helper.make_tensor_value_info(
+                    name, dtype, [x.shape[1 - axis]]))
+                cases.append((name, op, axis, last))
+    graph = helper.make_graph(
+        nodes, "nan", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                     list(x.shape))],
+        outs)
+    out = run_model(args, "nan", graph, {"x": x})
+    results = []
+    for name, op, axis, last in cases:
+        got = np.load(os.path.join(out, name + ".npy"))
+        ref = reference(x, op, axis, last)
+        ok = np.array_equal(got, ref, equal_nan=got.dtype.kind == "f")
+        bad = np.where(~((got == ref) | (np.isnan(got) & np.isnan(ref))
+                         if got.dtype.kind == "f" else got == ref))[0][:4]
+        results.append((name, ok, [(int(i), got[i].item(), ref[i].item())
+                                   for i in bad]))
+    results += integer_cases(args)
+    passed = failed = 0
+    for name, ok, bad in results:
+        if ok:
+            passed += 1
+            print("PASS", name)
+        else:
+            failed += 1
+            print("FAIL %s: %s" % (name, bad))
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
