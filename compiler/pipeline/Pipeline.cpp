@@ -54,6 +54,10 @@ void tfrt::buildGraphPipeline(OpPassManager &pm, const PipelineOptions &opts) {
 }
 
 void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
+  // Gather/scatter indices: constants checked now, the others at run time
+  // (CPU targets: the check's reduction must run on the host).
+  if (opts.cpuKernels)
+    pm.addNestedPass<func::FuncOp>(graph::createCheckIndices());
   pm.addNestedPass<func::FuncOp>(createLowerGraphToLinalg());
   addUpstream(pm, "canonicalize,cse");
   if (opts.optLevel >= 1) {
@@ -164,6 +168,9 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
     outline.profile = opts.profile;
     pm.addPass(createAsyncOutline(outline));
   }
+  // Failed run-time checks report to the runtime (after the outliner, which
+  // adds the run context argument that the reports use).
+  pm.addPass(createLowerChecks());
   // Parallel loops the outliner left (none expected) run sequentially.
   addUpstream(pm, "func.func(scf-forall-to-for)");
 }

@@ -116,4 +116,51 @@ def FlushDenormals : Pass<"tfrt-flush-denormals", "mlir::func::FuncOp"> {
   ];
 }
 
+def CheckIndices : Pass<"tfrt-check-indices", "mlir::func::FuncOp"> {
+  let summary = "Check the indices of gathers and scatters: constants now, the others at run time";
+  let description = [{
+    ONNX makes an index outside [-d, d) (d the size of the dimension it
+    addresses) an error. The lowering clamps every index into range, so
+    that nothing is ever read or written out of bounds; this pass makes the
+    error visible. For each `graph.gather`, `graph.gather_elements`,
+    `graph.gather_nd`, `graph.scatter_elements` and `graph.scatter_nd`:
+
+    * constant indices (after shape specialisation and folding) are checked
+      now, and one out of range is an error naming the node, the element and
+      the range;
+    * other indices get a reduction over them (a `linalg.generic` ANDing
+      `-d <= x < d` into a 0-d `i1`, per component for the ND ops) and a
+      `cf.assert` with the message the run will report. `tfrt-lower-checks`
+      turns the assert into a call of `tfrt_run_report_error`: the run goes
+      on with the clamped indices and `NAME_run` returns
+      TFRT_INVALID_ARGUMENT with that message.
+
+    The pipeline runs it for CPU targets, before `tfrt-lower-graph-to-linalg`
+    (CUDA targets keep the clamping only: their reduction would run on the
+    device, out of reach of the host's assert).
+
+    Before:
+    ```mlir
+    %g = graph.gather %x, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+    ```
+    After:
+    ```mlir
+    %ok = linalg.generic {... iterator_types = ["reduction"]} ins(%i : tensor<2xi64>) outs(%true : tensor<i1>) {
+      ... -3 <= x && x < 3 ...
+    } -> tensor<i1>
+    %b = tensor.extract %ok[] : tensor<i1>
+    cf.assert %b, "node 'g' (Gather): an index is outside [-3, 3)"
+    %g = graph.gather %x, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numChecks", "run-time-checks",
+              "gathers and scatters whose indices are checked at run time">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TFRT_PASSES_GRAPH_PASSES

@@ -250,4 +250,41 @@ def LowerCopies : Pass<"tfrt-lower-copies", "mlir::func::FuncOp"> {
   ];
 }
 
+def LowerChecks : Pass<"tfrt-lower-checks", "mlir::ModuleOp"> {
+  let summary = "Turn the entry's cf.assert checks into reports to the runtime";
+  let description = [{
+    Each `cf.assert %ok, "message"` in the model's entry function (the
+    run-time checks of `tfrt-check-indices`) becomes `scf.if` on `!%ok`
+    calling `tfrt_run_report_error(run, message)` of runtime-lib, with the
+    message a constant string of the module: the run goes on, and
+    `NAME_run` returns TFRT_INVALID_ARGUMENT with the run's first failed
+    message. The run context is the entry's `!llvm.ptr {tfrt.run}`
+    argument; where `tfrt-async-outline` did not add one (`--parallel=off`)
+    this pass appends it (the emitter passes it through when the compute
+    function takes one more argument than its tensors and workspace). A
+    check outside the entry function is an error.
+
+    Before:
+    ```mlir
+    cf.assert %ok, "node 'g' (Gather): an index is outside [-3, 3)"
+    ```
+    After:
+    ```mlir
+    llvm.mlir.global internal constant @tfrt_check_message_0("node 'g' ...\00")
+    %failed = arith.xori %ok, %true : i1
+    scf.if %failed {
+      %m = llvm.mlir.addressof @tfrt_check_message_0 : !llvm.ptr
+      func.call @tfrt_run_report_error(%run, %m) : (!llvm.ptr, !llvm.ptr) -> ()
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numChecks", "run-time-checks", "checks reported to the runtime">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TFRT_PASSES_MEMORYPLANNING_PASSES

@@ -130,6 +130,15 @@ TFRT_API void tfrt_pool_parallel_for(tfrt_pool *pool, int64_t n,
   });
 }
 
+TFRT_API void tfrt_run_report_error(tfrt_run_context *run,
+                                    const char *message) {
+  if (!run || !message)
+    return;
+  const char *none = nullptr;
+  run->error.compare_exchange_strong(none, message, std::memory_order_release,
+                                     std::memory_order_relaxed);
+}
+
 TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
                                     void (*fn)(void *ctx, int64_t begin,
                                                int64_t end),

@@ -271,8 +271,21 @@ void bindBuffers(tfrt_instance *instance, const tfrt_tensor *inputs,
     instance->buffers[num_inputs + i] = outputs[i].data;
 }
 
-/// TFRT_CANCELLED when the run that just ended was cancelled, else NULL.
-tfrt_status cancelledStatus(tfrt_instance *instance) {
+/// The status of the run that just ended: TFRT_INVALID_ARGUMENT with the
+/// message of its first failed run-time check, TFRT_CANCELLED when it was
+/// cancelled, else NULL.
+tfrt_status runStatus(tfrt_instance *instance) {
+  // A failed run-time check first: the run completed, its outputs are not
+  // meaningful.
+  if (const char *error = instance->run.error.load(std::memory_order_acquire)) {
+    MessageBuilder message;
+    message.append("model '")
+        .append(modelName(instance->desc))
+        .append("': ")
+        .append(error)
+        .append("; the outputs are unspecified");
+    return message.toStatus(TFRT_INVALID_ARGUMENT);
+  }
   if (!instance->run.cancel.IsCancelled())
     return nullptr;
   MessageBuilder message;
@@ -428,11 +441,12 @@ TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
   bindBuffers(instance, inputs, num_inputs, outputs, num_outputs);
   instance->run.pool = instance->pool;
   instance->run.cancel.Reset();
+  instance->run.error.store(nullptr, std::memory_order_relaxed);
   tfrt::rt::profileRunBegin(instance->run.profile);
   desc->entry(instance->buffers, instance->buffers + num_inputs,
               instance->workspace, &instance->run);
   tfrt::rt::profileRunEnd(instance->run.profile);
-  return cancelledStatus(instance);
+  return runStatus(instance);
 }
 
 TFRT_API tfrt_status tfrt_model_cancel(tfrt_instance *instance) {
@@ -478,6 +492,7 @@ TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
   instance->userData = user_data;
   instance->run.pool = pool;
   instance->run.cancel.Reset();
+  instance->run.error.store(nullptr, std::memory_order_relaxed);
   auto task = [](void *ctx) {
     auto *inst = static_cast<tfrt_instance *>(ctx);
     const tfrt_model_desc *d = inst->desc;
@@ -488,7 +503,7 @@ TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
     // Read everything before `done`: it may start the next run at once.
     tfrt_run_done_fn callback = inst->done;
     void *userData = inst->userData;
-    callback(userData, cancelledStatus(inst));
+    callback(userData, runStatus(inst));
   };
   if (tfrt_status status = tfrt_pool_spawn(pool, task, instance))
     return status;

@@ -11,6 +11,7 @@
 #include "tfrt/runtime.h"
 #include "tfrt/thread_pool.h"
 
+#include <atomic>
 #include <time.h>
 
 namespace tfrt::rt {
@@ -78,6 +79,9 @@ struct tfrt_run_context_s {
   tfrt::CancellationToken cancel;
   /// Counters of a profiling build (tfrt/profile.h).
   tfrt::rt::ProfileState profile;
+  /// The first failed run-time check of the run (tfrt_run_report_error);
+  /// reset when a run starts.
+  std::atomic<const char *> error{nullptr};
 };
 
 #endif // TFRT_RUNTIME_LIB_RUNCONTEXT_H

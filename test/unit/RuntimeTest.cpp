@@ -764,6 +764,76 @@ TEST(ModelCancel, CancelledRunSkipsLaterLoopsAndReportsIt) {
   EXPECT_EQ(null.code(), TFRT_INVALID_ARGUMENT);
 }
 
+std::atomic<bool> gReportErrors{false};
+std::atomic<int> gReportChunks{0};
+const char kFirstCheck[] = "node 'g' (Gather): an index is outside [-3, 3)";
+const char kSecondCheck[] = "node 'h' (GatherND): an index tuple is outside";
+
+/// An entry whose checks fail in every chunk of a parallel loop (from
+/// several threads at once when there is a pool), then in the inline code
+/// after it: the run's status is one of the loop's messages, and the run
+/// still completes.
+void checkingEntry(void *const *, void *const *, void *,
+                   tfrt_run_context *run) {
+  tfrt_run_parallel_for(
+      run, 64,
+      [](void *ctx, int64_t b, int64_t e) {
+        auto *r = static_cast<tfrt_run_context *>(ctx);
+        for (int64_t i = b; i < e; ++i) {
+          if (gReportErrors)
+            tfrt_run_report_error(r, kFirstCheck);
+          ++gReportChunks;
+        }
+      },
+      run);
+  if (gReportErrors)
+    tfrt_run_report_error(run, kSecondCheck);
+  // Reports without a run context or message are ignored.
+  tfrt_run_report_error(nullptr, kSecondCheck);
+  tfrt_run_report_error(run, nullptr);
+}
+
+TEST(ModelChecks, FailedCheckIsTheRunsStatusAndTheNextRunStartsClean) {
+  tfrt_model_desc desc = makeDesc();
+  desc.entry = checkingEntry;
+  Pool pool(3);
+  for (tfrt_pool *p : {static_cast<tfrt_pool *>(nullptr), pool.pool}) {
+    tfrt_instance *instance = nullptr;
+    ASSERT_EQ(tfrt_model_create(&desc, &instance), nullptr);
+    ASSERT_EQ(tfrt_model_set_pool(instance, p), nullptr);
+    Call call;
+    for (int round = 0; round < 50; ++round) {
+      gReportErrors = true;
+      gReportChunks = 0;
+      Status failed(call.run(instance));
+      EXPECT_EQ(failed.code(), TFRT_INVALID_ARGUMENT);
+      EXPECT_NE(failed.message().find(kFirstCheck), std::string::npos)
+          << failed.message();
+      EXPECT_NE(failed.message().find("model 'fakeadd'"), std::string::npos)
+          << failed.message();
+      // The run went on: every chunk ran.
+      EXPECT_EQ(gReportChunks.load(), 64);
+      gReportErrors = false;
+      EXPECT_EQ(call.run(instance), nullptr);
+    }
+    // Asynchronous runs report it through their callback.
+    gReportErrors = true;
+    std::promise<std::string> message;
+    ASSERT_EQ(tfrt_model_run_async(
+                  instance, call.inputs, 2, call.outputs, 1, pool.pool,
+                  [](void *user, tfrt_status status) {
+                    static_cast<std::promise<std::string> *>(user)->set_value(
+                        status ? tfrt_status_message(status) : "");
+                    tfrt_status_free(status);
+                  },
+                  &message),
+              nullptr);
+    EXPECT_NE(message.get_future().get().find(kFirstCheck), std::string::npos);
+    gReportErrors = false;
+    tfrt_model_destroy(instance);
+  }
+}
+
 /// Counts completions; waits for an expected number of them.
 struct Completions {
   static void done(void *self, tfrt_status status) {

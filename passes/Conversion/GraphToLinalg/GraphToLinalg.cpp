@@ -21,6 +21,7 @@
 #include "dialects/Graph/IR/GraphOps.h"
 #include "passes/Conversion/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -3881,6 +3882,8 @@ struct LowerGraphToLinalgPass
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
                            func::FuncDialect>();
+    // The run-time checks of tfrt-check-indices.
+    target.addLegalOp<cf::AssertOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType()) &&
              converter.isLegal(&f.getBody());

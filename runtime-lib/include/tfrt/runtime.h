@@ -130,7 +130,9 @@ typedef struct tfrt_run_context_s tfrt_run_context;
  *  uses `workspace` (workspace_size bytes, workspace_alignment aligned) for
  *  every intermediate, and runs its parallel loops and task groups through
  *  tfrt_run_parallel_for(run, ...) (NULL `run`: everything on the calling
- *  thread). Never fails: validation happens before the call. */
+ *  thread). The tensors are validated before the call; what depends on
+ *  their values (an index out of range) the entry reports through
+ *  tfrt_run_report_error and still returns normally. */
 typedef void (*tfrt_entry_fn)(void *const *inputs, void *const *outputs,
                               void *workspace, tfrt_run_context *run);
 
@@ -139,6 +141,16 @@ typedef void (*tfrt_entry_fn)(void *const *inputs, void *const *outputs,
  *  calling thread, and returns when all are done. With a NULL `run` or no
  *  pool the loop runs on the caller; once the run is cancelled
  *  (tfrt_model_cancel) chunks not yet started are skipped. */
+/** Called by generated code when a run-time check fails (an index of a
+ *  Gather or Scatter out of range): the run's first such `message` (a
+ *  constant string of the model naming the node) becomes the
+ *  TFRT_INVALID_ARGUMENT status of tfrt_model_run / tfrt_model_run_async,
+ *  whose outputs are then unspecified. The run goes on (the indices were
+ *  clamped, nothing is read out of bounds). Thread-safe; a NULL `run`
+ *  ignores the report. */
+TFRT_API void tfrt_run_report_error(tfrt_run_context *run,
+                                    const char *message);
+
 TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
                                     void (*fn)(void *ctx, int64_t begin,
                                                int64_t end),

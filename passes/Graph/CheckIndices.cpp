@@ -1,0 +1,213 @@
+//===- CheckIndices.cpp - run-time checks of gather/scatter indices -------===//
+//
+// Implements tfrt-check-indices (see Passes.td): constant indices are
+// checked now, the others get a reduction over them and a cf.assert that
+// tfrt-lower-checks turns into a report to the runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "passes/Graph/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace tfrt::graph {
+#define GEN_PASS_DEF_CHECKINDICES
+#include "passes/Graph/Passes.h.inc"
+} // namespace tfrt::graph
+
+using namespace mlir;
+using namespace tfrt::graph;
+
+namespace {
+/// What the indices of one op address: the data dimensions `bounds`, one
+/// per index (`perComponent` false: every element indexes bounds[0]) or
+/// one per position along the indices' last dimension (GatherND,
+/// ScatterND).
+struct IndexedOp {
+  Operation *op;
+  Value indices;
+  SmallVector<int64_t> bounds;
+  bool perComponent = false;
+  StringRef onnxType;
+};
+
+std::optional<IndexedOp> describe(Operation *op) {
+  auto dims = [](Value v) -> ArrayRef<int64_t> {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.hasStaticShape() ? t.getShape() : ArrayRef<int64_t>();
+  };
+  auto axisBound = [&](Value data, int64_t axis) -> SmallVector<int64_t> {
+    ArrayRef<int64_t> d = dims(data);
+    int64_t rank = static_cast<int64_t>(d.size());
+    if (axis < 0)
+      axis += rank;
+    if (d.empty() || axis < 0 || axis >= rank)
+      return {};
+    return {d[axis]};
+  };
+  IndexedOp r{op, Value(), {}, false, ""};
+  if (auto g = dyn_cast<GatherOp>(op)) {
+    r = {op, g.getIndices(), axisBound(g.getInput(), g.getAxis()), false,
+         "Gather"};
+  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
+    r = {op, g.getIndices(), axisBound(g.getInput(), g.getAxis()), false,
+         "GatherElements"};
+  } else if (auto s = dyn_cast<ScatterElementsOp>(op)) {
+    r = {op, s.getIndices(), axisBound(s.getInput(), s.getAxis()), false,
+         "ScatterElements"};
+  } else if (isa<GatherNDOp, ScatterNDOp>(op)) {
+    Value data = op->getOperand(0), indices = op->getOperand(1);
+    int64_t batch = 0;
+    if (auto g = dyn_cast<GatherNDOp>(op))
+      batch = g.getBatchDims();
+    ArrayRef<int64_t> d = dims(data), id = dims(indices);
+    if (d.empty() || id.empty())
+      return std::nullopt;
+    int64_t len = id.back();
+    if (batch < 0 || batch + len > static_cast<int64_t>(d.size()))
+      return std::nullopt;
+    r = {op, indices, SmallVector<int64_t>(d.slice(batch, len)), true,
+         isa<GatherNDOp>(op) ? "GatherND" : "ScatterND"};
+  } else {
+    return std::nullopt;
+  }
+  auto it = dyn_cast<RankedTensorType>(r.indices.getType());
+  if (r.bounds.empty() || !it || !it.hasStaticShape() ||
+      !it.getElementType().isSignlessInteger() || it.getNumElements() == 0)
+    return std::nullopt;
+  return r;
+}
+
+/// "node 'N' (Gather)" from the op's first NameLoc (the importers' node
+/// name), or "Gather" alone.
+std::string nodeLabel(const IndexedOp &d) {
+  std::string node;
+  d.op->getLoc()->walk([&](Location l) {
+    if (auto n = dyn_cast<NameLoc>(l); n && node.empty())
+      node = n.getName().str();
+    return WalkResult::advance();
+  });
+  std::string type = d.onnxType.str();
+  return node.empty() ? type : "node '" + node + "' (" + type + ")";
+}
+
+std::string rangeText(const IndexedOp &d) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (!d.perComponent) {
+    os << "outside [" << -d.bounds[0] << ", " << d.bounds[0] << ")";
+    return s;
+  }
+  os << "outside the data dimensions [";
+  llvm::interleaveComma(d.bounds, os);
+  os << "] (component k must lie in [-d_k, d_k))";
+  return s;
+}
+
+struct CheckIndicesPass
+    : public tfrt::graph::impl::CheckIndicesBase<CheckIndicesPass> {
+  void runOnOperation() override {
+    SmallVector<IndexedOp> ops;
+    getOperation().walk([&](Operation *op) {
+      if (std::optional<IndexedOp> d = describe(op))
+        ops.push_back(*d);
+    });
+    for (IndexedOp &d : ops) {
+      if (auto c = d.indices.getDefiningOp<ConstantOp>()) {
+        if (failed(checkConstant(d, c)))
+          return signalPassFailure();
+        continue;
+      }
+      addRuntimeCheck(d);
+      ++numChecks;
+    }
+  }
+
+  /// Constant indices out of range are an error of the model.
+  LogicalResult checkConstant(const IndexedOp &d, ConstantOp c) {
+    auto attr = dyn_cast<DenseIntElementsAttr>(c.getValue());
+    if (!attr)
+      return success();
+    int64_t len = d.perComponent ? static_cast<int64_t>(d.bounds.size()) : 1;
+    int64_t i = 0;
+    for (const APInt &v : attr.getValues<APInt>()) {
+      int64_t bound = d.bounds[d.perComponent ? i % len : 0];
+      int64_t x = v.getSExtValue();
+      if (x < -bound || x >= bound)
+        return d.op->emitError()
+               << nodeLabel(d) << ": constant index " << x << " (element " << i
+               << " of the indices) is " << rangeText(d);
+      ++i;
+    }
+    return success();
+  }
+
+  /// ok = AND over the indices of (-bound <= x < bound), then cf.assert.
+  void addRuntimeCheck(const IndexedOp &d) {
+    OpBuilder b(d.op);
+    Location loc = d.op->getLoc();
+    auto it = cast<RankedTensorType>(d.indices.getType());
+    Type elem = it.getElementType();
+    int64_t rank = it.getRank();
+    Type i1 = b.getI1Type();
+    Value init = linalg::FillOp::create(
+                     b, loc,
+                     ValueRange{arith::ConstantOp::create(
+                         b, loc, b.getBoolAttr(true))},
+                     ValueRange{tensor::EmptyOp::create(b, loc,
+                                                        ArrayRef<int64_t>{},
+                                                        i1)})
+                     .getResult(0);
+    SmallVector<utils::IteratorType> iters(rank,
+                                           utils::IteratorType::reduction);
+    AffineMap all = b.getMultiDimIdentityMap(rank);
+    AffineMap none = AffineMap::get(rank, 0, {}, b.getContext());
+    auto check = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType()}, ValueRange{d.indices},
+        ValueRange{init}, ArrayRef<AffineMap>{all, none}, iters,
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          auto cst = [&](int64_t v) -> Value {
+            return arith::ConstantOp::create(nb, l,
+                                             nb.getIntegerAttr(elem, v));
+          };
+          Value bound;
+          if (!d.perComponent || d.bounds.size() == 1) {
+            bound = cst(d.bounds[0]);
+          } else {
+            // The bound of the component: select on the last loop index.
+            Value k = linalg::IndexOp::create(nb, l, rank - 1);
+            bound = cst(d.bounds.back());
+            for (int64_t j = static_cast<int64_t>(d.bounds.size()) - 2; j >= 0;
+                 --j) {
+              Value isJ = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::eq, k,
+                  arith::ConstantIndexOp::create(nb, l, j));
+              bound = arith::SelectOp::create(nb, l, isJ, cst(d.bounds[j]),
+                                              bound);
+            }
+          }
+          Value x = a[0];
+          Value lowOk = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::sge, x,
+              arith::SubIOp::create(nb, l, cst(0), bound));
+          Value highOk =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, x, bound);
+          Value ok = arith::AndIOp::create(
+              nb, l, a[1], arith::AndIOp::create(nb, l, lowOk, highOk));
+          linalg::YieldOp::create(nb, l, ok);
+        });
+    Value ok = tensor::ExtractOp::create(b, loc, check.getResult(0),
+                                         ValueRange{});
+    cf::AssertOp::create(b, loc, ok,
+                         nodeLabel(d) +
+                             (d.perComponent ? ": an index tuple is "
+                                             : ": an index is ") +
+                             rangeText(d));
+  }
+};
+} // namespace
