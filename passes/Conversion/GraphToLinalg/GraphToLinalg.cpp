@@ -2385,6 +2385,59 @@ Value buildReduce(OpBuilder &b, Location loc, Value x, ArrayRef<bool> reduced,
       });
 }
 
+/// log(sum(exp(x))) over the dims marked in `reduced`, computed as
+/// m + log(sum(exp(x - m))) with m the maximum (0 where it is not finite,
+/// so that +inf gives +inf, an all -inf slice -inf, and NaN NaN): the naive
+/// sum overflows to inf once an element passes 88.7.
+Value buildLogSumExp(OpBuilder &b, Location loc, Value x,
+                     ArrayRef<bool> reduced) {
+  MLIRContext *ctx = b.getContext();
+  auto xt = cast<RankedTensorType>(x.getType());
+  Type elem = xt.getElementType();
+  int64_t rank = xt.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<utils::IteratorType> iters = parallelIters(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (reduced[i]) {
+      iters[i] = utils::IteratorType::reduction;
+      continue;
+    }
+    shape.push_back(xt.getDimSize(i));
+    exprs.push_back(getAffineDimExpr(i, ctx));
+  }
+  Value max = buildReduce(b, loc, x, reduced, ReduceKind::Max, false);
+  int64_t r = shape.size();
+  AffineMap id = b.getMultiDimIdentityMap(r);
+  Value shift = buildGeneric(
+      b, loc, {max}, emptyTensor(b, loc, shape, elem), {id, id},
+      parallelIters(r), [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        auto f = cast<FloatType>(elem);
+        Value inf = arith::ConstantOp::create(
+            nb, l, nb.getFloatAttr(f, APFloat::getInf(f.getFloatSemantics())));
+        Value finite = arith::CmpFOp::create(
+            nb, l, arith::CmpFPredicate::OLT, math::AbsFOp::create(nb, l, a[0]),
+            inf);
+        return arith::SelectOp::create(nb, l, finite, a[0],
+                                       zeroConst(nb, l, elem));
+      });
+  AffineMap kept = AffineMap::get(rank, 0, exprs, ctx);
+  Value sum = buildGeneric(
+      b, loc, {x, shift}, filledTensor(b, loc, shape, zeroConst(b, loc, elem)),
+      {b.getMultiDimIdentityMap(rank), kept, kept}, iters,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value e = math::ExpOp::create(nb, l,
+                                      arith::SubFOp::create(nb, l, a[0], a[1]));
+        return arith::AddFOp::create(nb, l, e, a[2]);
+      });
+  return buildGeneric(
+      b, loc, {shift, sum}, emptyTensor(b, loc, shape, elem), {id, id, id},
+      parallelIters(r), [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        return arith::AddFOp::create(nb, l, a[0],
+                                     math::LogOp::create(nb, l, a[1]));
+      });
+}
+
 /// graph.reduce_* -> a reduction generic into the kept dims (init: 0, 1,
 /// -inf or +inf), a finishing generic for mean/l2/log_sum/log_sum_exp, and
 /// an expand_shape for keepdims.
@@ -2423,8 +2476,12 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
         return failOp(rewriter, op, "reduction axis out of range");
       reduced[a] = true;
     }
-    Value r = buildReduce(rewriter, op.getLoc(), adaptor.getInput(), reduced,
-                          kind, isUnsignedElem(op.getInput().getType()));
+    Value r = kind == ReduceKind::LogSumExp
+                  ? buildLogSumExp(rewriter, op.getLoc(), adaptor.getInput(),
+                                   reduced)
+                  : buildReduce(rewriter, op.getLoc(), adaptor.getInput(),
+                                reduced, kind,
+                                isUnsignedElem(op.getInput().getType()));
     rewriter.replaceOp(op, reshapeStatic(rewriter, op.getLoc(), r,
                                          loweredResultType(op)));
     return success();

@@ -16,6 +16,12 @@
    the result: x / 0 = 0 and x % 0 = 0 (numpy's values), and the smallest
    value / -1 is itself (the wrapping negation); the run must not crash.
 
+3. ReduceLogSumExp on rows of large, tiny and infinite values, against
+   the float64 value m + log(sum(exp(x - m))): the result must be finite
+   where that is (log(sum(exp(x))) overflows to inf once an element
+   passes 88.7, and ONNX's reference implementation computes it so), +inf
+   for a row holding +inf, -inf for a row of -inf, NaN with a NaN.
+
 Prints one line per output and closes with 'N passed, N failed'.
 """
 
@@ -111,6 +117,38 @@ def integer_cases(args):
     return results
 
 
+def logsumexp_case(args):
+    rows = np.array([[1000, 1000, 999, 0], [-1000, -1000, -999, -1e30],
+                     [1e30, 1e30, -1e30, 0], [-np.inf] * 4, [np.inf, 0, 1, 2],
+                     [1e4 + 1e-3, 1e4 - 1e-3, 1e4 + 2e-3, 1e4 - 2e-3],
+                     [1e-20, 2e-20, 3e-20, 4e-20], [np.nan, 1, 2, 3],
+                     [88, 89, 90, -90]], np.float32)
+    node = helper.make_node("ReduceLogSumExp", ["x"], ["y"], axes=[1],
+                            keepdims=0)
+    graph = helper.make_graph(
+        [node], "lse", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                      list(rows.shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [len(rows)])])
+    out = run_model(args, "lse", graph, {"x": rows})
+    got = np.load(os.path.join(out, "y.npy")).astype(np.float64)
+    ref = []
+    for row in rows.astype(np.float64):
+        m = row.max()
+        if np.isnan(m):
+            ref.append(np.nan)
+        elif np.isinf(m):
+            ref.append(m)
+        else:
+            ref.append(m + np.log(np.exp(row - m).sum()))
+    ref = np.array(ref)
+    with np.errstate(invalid="ignore"):
+        ok = (np.isnan(ref) & np.isnan(got)) | (got == ref) | (
+            np.abs(got - ref) <= 1e-6 * np.abs(ref))
+    bad = np.where(~ok)[0]
+    return [("ReduceLogSumExp", len(bad) == 0,
+             [(rows[i].tolist(), got[i], ref[i]) for i in bad])]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bin-dir", default=os.path.join(REPO_ROOT, "build", "bin"))
@@ -155,6 +193,7 @@ def main():
         results.append((name, ok, [(int(i), got[i].item(), ref[i].item())
                                    for i in bad]))
     results += integer_cases(args)
+    results += logsumexp_case(args)
     passed = failed = 0
     for name, ok, bad in results:
         if ok:

@@ -780,6 +780,30 @@ func.func @reduce_mean(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
 
 // -----
 
+// Log-sum-exp without overflow: m + log(sum(exp(x - m))), m the maximum, or
+// 0 where the maximum is not finite.
+
+// CHECK-LABEL: func.func @reduce_log_sum_exp
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: arith.maximumf
+// CHECK: %[[SHIFT:.*]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<2xf32>)
+// CHECK: math.absf
+// CHECK: arith.cmpf olt
+// CHECK: arith.select
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[SHIFT]] : tensor<2x3xf32>, tensor<2xf32>)
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}} ins(%[[SHIFT]], %[[SUM]] : tensor<2xf32>, tensor<2xf32>)
+// CHECK: math.log
+// CHECK: arith.addf
+func.func @reduce_log_sum_exp(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  %0 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 // Arg max: one generic with a (value, index) pair of outputs. A NaN counts
 // as the largest value (numpy's arg max): the first NaN wins unless the best
 // is one already; with select_last_index every later NaN does.
