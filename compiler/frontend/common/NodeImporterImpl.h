@@ -260,6 +260,9 @@ private:
   // Helpers of the decompositions.
   FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,
                             ArrayRef<int64_t> axes, bool keepdims);
+  /// x - mean(x) over `axes` and the mean (kept as size-1 dims).
+  FailureOr<std::pair<Value, Value>> centered(NodeCtx &n, Value x,
+                                              ArrayRef<int64_t> axes);
   FailureOr<Value> scalarLike(NodeCtx &n, Value like, double v);
   FailureOr<Value> reshapeTo(NodeCtx &n, Value x, ArrayRef<int64_t> shape);
 
