@@ -20,6 +20,7 @@
  * one object measures its 2-thread time against its 1-thread time in the
  * same phases of the machine.
  */
+#include "model_tensors.h"
 #include "tfrt/runtime.h"
 
 #include <dlfcn.h>
@@ -28,33 +29,10 @@
 #include <string.h>
 #include <time.h>
 
-typedef tfrt_status (*create_fn)(void **);
-typedef tfrt_status (*run_fn)(void *, const tfrt_tensor *, int, tfrt_tensor *,
-                              int);
-typedef tfrt_status (*info_fn)(int, tfrt_tensor_desc *);
-typedef const char *(*message_fn)(tfrt_status);
 typedef tfrt_status (*pool_create_fn)(int32_t, tfrt_pool **);
 typedef tfrt_status (*set_pool_fn)(void *, tfrt_pool *);
-typedef size_t (*dtype_size_fn)(int32_t);
 
 enum { kMaxVariants = 16, kMaxTensors = 16 };
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static void *symbol(void *lib, const char *name, const char *suffix) {
-  char full[256];
-  snprintf(full, sizeof full, "%s%s", name, suffix);
-  return dlsym(lib, full);
-}
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -146,32 +124,12 @@ int main(int argc, char **argv) {
       return 1;
     }
     /* Tensors from the first object's descriptors. */
-    for (int io = 0; io < 2; ++io) {
-      info_fn info = io == 0 ? inputInfo : outputInfo;
-      for (int i = 0; i < kMaxTensors; ++i) {
-        tfrt_tensor_desc d;
-        tfrt_status s = info(i, &d);
-        if (s)
-          break;
-        long count = 1;
-        for (int r = 0; r < d.rank; ++r)
-          count *= d.dims[r];
-        size_t bytes = (size_t)count * elementBytes(d.dtype);
-        char *data = aligned_alloc(64, (bytes + 63) / 64 * 64);
-        if (!data) {
-          fprintf(stderr, "interleave: out of memory\n");
-          return 1;
-        }
-        memset(data, 0, bytes);
-        if (d.dtype == TFRT_DTYPE_FLOAT32)
-          for (long j = 0; j < count; ++j)
-            ((float *)data)[j] = (float)((j * 7919) % 1000) / 1000.0f - 0.5f;
-        tfrt_tensor t = {data, d.dtype, d.rank, d.dims};
-        if (io == 0)
-          inputs[numInputs++] = t;
-        else
-          outputs[numOutputs++] = t;
-      }
+    numInputs = allocModelTensors(inputInfo, elementBytes, inputs, kMaxTensors);
+    numOutputs =
+        allocModelTensors(outputInfo, elementBytes, outputs, kMaxTensors);
+    if (numInputs < 0 || numOutputs < 0) {
+      fprintf(stderr, "interleave: out of memory\n");
+      return 1;
     }
   }
   double *times = malloc(sizeof(double) * (size_t)iterations * variants);

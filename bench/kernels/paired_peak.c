@@ -21,69 +21,20 @@
  * Inputs are filled with a fixed pattern in [-0.5, 0.5) (as
  * bench/ab/interleave.c does); outputs are not checked. One thread.
  */
-#include "tfrt/runtime.h"
-
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "vec.h"
+#include "../ab/model_tensors.h"
+#include "fma_chains.h"
 
-typedef tfrt_status (*create_fn)(void **);
-typedef tfrt_status (*run_fn)(void *, const tfrt_tensor *, int, tfrt_tensor *,
-                              int);
-typedef tfrt_status (*info_fn)(int, tfrt_tensor_desc *);
-typedef const char *(*message_fn)(tfrt_status);
-typedef size_t (*dtype_size_fn)(int32_t);
-
-enum { kMaxTensors = 16, kChains = 12 };
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* peak_fma.c's loop: `iterations` FMAs on each of twelve chains. */
-static float fmaLoop(long iterations, const volatile float *scale) {
-  vec a = VSET(0.999999f * *scale), b = VSET(1e-7f);
-  vec c0 = VSET(1.0f), c1 = VSET(1.1f), c2 = VSET(1.2f), c3 = VSET(1.3f);
-  vec c4 = VSET(1.4f), c5 = VSET(1.5f), c6 = VSET(1.6f), c7 = VSET(1.7f);
-  vec c8 = VSET(1.8f), c9 = VSET(1.9f), c10 = VSET(2.0f), c11 = VSET(2.1f);
-  for (long i = 0; i < iterations; ++i) {
-    c0 = VFMA(c0, a, b);
-    c1 = VFMA(c1, a, b);
-    c2 = VFMA(c2, a, b);
-    c3 = VFMA(c3, a, b);
-    c4 = VFMA(c4, a, b);
-    c5 = VFMA(c5, a, b);
-    c6 = VFMA(c6, a, b);
-    c7 = VFMA(c7, a, b);
-    c8 = VFMA(c8, a, b);
-    c9 = VFMA(c9, a, b);
-    c10 = VFMA(c10, a, b);
-    c11 = VFMA(c11, a, b);
-  }
-  return vsum(c0) + vsum(c1) + vsum(c2) + vsum(c3) + vsum(c4) + vsum(c5) +
-         vsum(c6) + vsum(c7) + vsum(c8) + vsum(c9) + vsum(c10) + vsum(c11);
-}
+enum { kMaxTensors = 16 };
 
 static double quantile(double *values, int n, int num, int den) {
   qsort(values, (size_t)n, sizeof(double), compare);
   return values[(long)(n - 1) * num / den];
-}
-
-static void *symbol(void *lib, const char *name, const char *suffix) {
-  char full[256];
-  snprintf(full, sizeof full, "%s%s", name, suffix);
-  return dlsym(lib, full);
 }
 
 int main(int argc, char **argv) {
@@ -124,32 +75,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   tfrt_tensor inputs[kMaxTensors], outputs[kMaxTensors];
-  int numInputs = 0, numOutputs = 0;
-  for (int io = 0; io < 2; ++io) {
-    info_fn info = io == 0 ? inputInfo : outputInfo;
-    for (int i = 0; i < kMaxTensors; ++i) {
-      tfrt_tensor_desc d;
-      if (info(i, &d))
-        break;
-      long count = 1;
-      for (int r = 0; r < d.rank; ++r)
-        count *= d.dims[r];
-      size_t bytes = (size_t)count * elementBytes(d.dtype);
-      char *data = aligned_alloc(64, (bytes + 63) / 64 * 64);
-      if (!data) {
-        fprintf(stderr, "paired_peak: out of memory\n");
-        return 1;
-      }
-      memset(data, 0, bytes);
-      if (d.dtype == TFRT_DTYPE_FLOAT32)
-        for (long j = 0; j < count; ++j)
-          ((float *)data)[j] = (float)((j * 7919) % 1000) / 1000.0f - 0.5f;
-      tfrt_tensor t = {data, d.dtype, d.rank, d.dims};
-      if (io == 0)
-        inputs[numInputs++] = t;
-      else
-        outputs[numOutputs++] = t;
-    }
+  int numInputs =
+      allocModelTensors(inputInfo, elementBytes, inputs, kMaxTensors);
+  int numOutputs =
+      allocModelTensors(outputInfo, elementBytes, outputs, kMaxTensors);
+  if (numInputs < 0 || numOutputs < 0) {
+    fprintf(stderr, "paired_peak: out of memory\n");
+    return 1;
   }
   volatile float scale = 1.0f;
   float checksum = 0;
@@ -167,19 +99,19 @@ int main(int argc, char **argv) {
   long slice = 1 << 10;
   for (;;) {
     double start = now();
-    checksum += fmaLoop(slice, &scale);
+    checksum += fmaChains(slice, &scale);
     if (now() - start >= call || slice > (1L << 34))
       break;
     slice *= 2;
   }
-  double sliceFlops = 2.0 * kChains * LANES * (double)slice;
+  double sliceFlops = 2.0 * FMA_CHAINS * LANES * (double)slice;
   double *kernel = malloc(sizeof(double) * (size_t)iterations * 3);
   if (!kernel)
     return 1;
   double *peak = kernel + iterations, *ratio = peak + iterations;
   for (int it = 0; it < iterations; ++it) {
     double start = now();
-    checksum += fmaLoop(slice, &scale);
+    checksum += fmaChains(slice, &scale);
     double mid = now();
     st = run(instance, inputs, numInputs, outputs, numOutputs);
     double end = now();

@@ -2307,6 +2307,32 @@ template <typename OpTy> constexpr ReduceKind reduceKindOf() {
   return ReduceKind::SumSquare;
 }
 
+/// A reduction of a tensor over the dims marked in `reduced`: the kept
+/// dims' shape, their exprs (the map of the result), the iterators and the
+/// number of elements reduced into each result.
+struct ReductionDims {
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<utils::IteratorType> iters;
+  int64_t count = 1;
+};
+
+ReductionDims reductionDims(RankedTensorType xt, ArrayRef<bool> reduced) {
+  ReductionDims d;
+  int64_t rank = xt.getRank();
+  d.iters = parallelIters(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (reduced[i]) {
+      d.iters[i] = utils::IteratorType::reduction;
+      d.count *= xt.getDimSize(i);
+      continue;
+    }
+    d.shape.push_back(xt.getDimSize(i));
+    d.exprs.push_back(getAffineDimExpr(i, xt.getContext()));
+  }
+  return d;
+}
+
 /// Reduces `x` over the dims marked in `reduced` with `kind`; the result has
 /// the kept dims only. Mean/L2/LogSum/LogSumExp get their final step.
 Value buildReduce(OpBuilder &b, Location loc, Value x, ArrayRef<bool> reduced,
@@ -2314,19 +2340,12 @@ Value buildReduce(OpBuilder &b, Location loc, Value x, ArrayRef<bool> reduced,
   MLIRContext *ctx = b.getContext();
   auto xt = cast<RankedTensorType>(x.getType());
   Type elem = xt.getElementType();
-  int64_t rank = xt.getRank(), count = 1;
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> exprs;
-  SmallVector<utils::IteratorType> iters = parallelIters(rank);
-  for (int64_t i = 0; i < rank; ++i) {
-    if (reduced[i]) {
-      iters[i] = utils::IteratorType::reduction;
-      count *= xt.getDimSize(i);
-      continue;
-    }
-    shape.push_back(xt.getDimSize(i));
-    exprs.push_back(getAffineDimExpr(i, ctx));
-  }
+  int64_t rank = xt.getRank();
+  ReductionDims dims = reductionDims(xt, reduced);
+  ArrayRef<int64_t> shape = dims.shape;
+  ArrayRef<AffineExpr> exprs = dims.exprs;
+  ArrayRef<utils::IteratorType> iters = dims.iters;
+  int64_t count = dims.count;
   Value initV;
   switch (kind) {
   case ReduceKind::Max: initV = lowestConst(b, loc, elem, isUnsigned); break;
@@ -2395,17 +2414,8 @@ Value buildLogSumExp(OpBuilder &b, Location loc, Value x,
   auto xt = cast<RankedTensorType>(x.getType());
   Type elem = xt.getElementType();
   int64_t rank = xt.getRank();
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> exprs;
-  SmallVector<utils::IteratorType> iters = parallelIters(rank);
-  for (int64_t i = 0; i < rank; ++i) {
-    if (reduced[i]) {
-      iters[i] = utils::IteratorType::reduction;
-      continue;
-    }
-    shape.push_back(xt.getDimSize(i));
-    exprs.push_back(getAffineDimExpr(i, ctx));
-  }
+  ReductionDims dims = reductionDims(xt, reduced);
+  ArrayRef<int64_t> shape = dims.shape;
   Value max = buildReduce(b, loc, x, reduced, ReduceKind::Max, false);
   int64_t r = shape.size();
   AffineMap id = b.getMultiDimIdentityMap(r);
@@ -2421,10 +2431,10 @@ Value buildLogSumExp(OpBuilder &b, Location loc, Value x,
         return arith::SelectOp::create(nb, l, finite, a[0],
                                        zeroConst(nb, l, elem));
       });
-  AffineMap kept = AffineMap::get(rank, 0, exprs, ctx);
+  AffineMap kept = AffineMap::get(rank, 0, dims.exprs, ctx);
   Value sum = buildGeneric(
       b, loc, {x, shift}, filledTensor(b, loc, shape, zeroConst(b, loc, elem)),
-      {b.getMultiDimIdentityMap(rank), kept, kept}, iters,
+      {b.getMultiDimIdentityMap(rank), kept, kept}, dims.iters,
       [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
         Value e = math::ExpOp::create(nb, l,
                                       arith::SubFOp::create(nb, l, a[0], a[1]));
@@ -2496,17 +2506,12 @@ Value buildArgReduce(OpBuilder &b, Location loc, Value x, int64_t axis,
   auto xt = cast<RankedTensorType>(x.getType());
   Type elem = xt.getElementType();
   int64_t rank = xt.getRank();
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> exprs;
-  SmallVector<utils::IteratorType> iters = parallelIters(rank);
-  for (int64_t i = 0; i < rank; ++i) {
-    if (i == axis) {
-      iters[i] = utils::IteratorType::reduction;
-      continue;
-    }
-    shape.push_back(xt.getDimSize(i));
-    exprs.push_back(getAffineDimExpr(i, ctx));
-  }
+  SmallVector<bool> reduced(rank, false);
+  reduced[axis] = true;
+  ReductionDims dims = reductionDims(xt, reduced);
+  ArrayRef<int64_t> shape = dims.shape;
+  ArrayRef<AffineExpr> exprs = dims.exprs;
+  ArrayRef<utils::IteratorType> iters = dims.iters;
   Type i64 = b.getI64Type();
   Value valInit = filledTensor(
       b, loc, shape,
