@@ -98,7 +98,8 @@ struct F32Builder {
 /// (clamped to [-pi/4, pi/4], so that inputs beyond that range still give
 /// values in [-1, 1]) goes through the minimax polynomials of sin and cos
 /// on [-pi/4, pi/4] (Cephes' sinf/cosf coefficients) in f32, and the
-/// quadrant k mod 4 picks +-sin r or +-cos r. Infinities and NaN give NaN.
+/// quadrant k mod 4 picks +-sin r or +-cos r. Infinities and NaN give NaN,
+/// and sin keeps the sign of a zero.
 void expandSinCos(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -159,6 +160,10 @@ void expandSinCos(Operation *root) {
       // sin: q = 0: sin r, 1: cos r, 2: -sin r, 3: -cos r.
       Value v = f.select(odd, cosR, sinR);
       result = f.select(f.orI(is(2.0), is(3.0)), f.neg(v), v);
+      // sin(+-0) = +-0 (the reduction's x - k * pi/2 lost the sign).
+      result = f.select(f.cmp(arith::CmpFPredicate::OEQ, op->getOperand(0),
+                              f.c(0.0)),
+                        op->getOperand(0), result);
     } else {
       // cos: q = 0: cos r, 1: -sin r, 2: -cos r, 3: sin r.
       Value v = f.select(odd, sinR, cosR);
@@ -204,6 +209,24 @@ void expandAtan(Operation *root) {
   }
 }
 
+/// erf(+-0) = +-0: upstream's polynomial returns +0 for -0. The op is kept
+/// (upstream's patterns then rewrite it) behind a select on x == 0.
+void keepErfZeroSign(Operation *root) {
+  SmallVector<math::ErfOp> ops;
+  root->walk([&](math::ErfOp op) {
+    if (getElementTypeOrSelf(op.getType()).isF32())
+      ops.push_back(op);
+  });
+  for (math::ErfOp op : ops) {
+    OpBuilder b(op->getBlock(), std::next(op->getIterator()));
+    F32Builder f{b, op.getLoc(), op.getType()};
+    Value x = op.getOperand();
+    Value result = f.select(f.cmp(arith::CmpFPredicate::OEQ, x, f.c(0.0)), x,
+                            op.getResult());
+    op.getResult().replaceAllUsesExcept(result, result.getDefiningOp());
+  }
+}
+
 struct ApproximateMathPass
     : public tfrt::impl::ApproximateMathBase<ApproximateMathPass> {
   using Base::Base;
@@ -227,6 +250,7 @@ struct ApproximateMathPass
       });
     expandSinCos(getOperation());
     expandAtan(getOperation());
+    keepErfZeroSign(getOperation());
     scaleSubnormalArguments<math::LogOp>(getOperation(), 24 * M_LN2);
     scaleSubnormalArguments<math::Log2Op>(getOperation(), 24);
     RewritePatternSet patterns(&getContext());

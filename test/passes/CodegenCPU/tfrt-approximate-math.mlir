@@ -107,3 +107,17 @@ func.func @log_subnormal(%x: f32) -> (f32, f32) {
   %l2 = math.log2 %x : f32
   return %l, %l2 : f32, f32
 }
+
+// -----
+
+// erf keeps the sign of a zero: the polynomial's result behind a select on
+// x == 0 (upstream's gave +0 for -0).
+// CHECK-LABEL: func.func @erf_zero
+// CHECK-NOT: math.erf
+// CHECK: %[[ZERO:.*]] = arith.cmpf oeq, %[[X:.*]], %{{.*}} : f32
+// CHECK: arith.select %[[ZERO]], %[[X]], %{{.*}} : f32
+// CHECK: return
+func.func @erf_zero(%x: f32) -> f32 {
+  %e = math.erf %x : f32
+  return %e : f32
+}
