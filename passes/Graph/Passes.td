@@ -135,6 +135,11 @@ def CheckIndices : Pass<"tfrt-check-indices", "mlir::func::FuncOp"> {
       on with the clamped indices and `NAME_run` returns
       TFRT_INVALID_ARGUMENT with that message.
 
+    Ops marked `graph.speculative` are left alone: the ONNX importer marks
+    the ops of an If's two branches when the condition is a run-time value,
+    because it computes both and selects the results, so that a branch not
+    taken may index out of range without an error.
+
     The pipeline runs it for CPU targets, before `tfrt-lower-graph-to-linalg`
     (CUDA targets keep the clamping only: their reduction would run on the
     device, out of reach of the host's assert).

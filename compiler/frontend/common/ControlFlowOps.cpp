@@ -267,11 +267,23 @@ FailureOr<SmallVector<Value>> NodeImporter::ifOp(NodeCtx &n) {
     return setOutputs(n, outs);
   }
 
-  // A run-time condition: both branches, then Where.
+  // A run-time condition: both branches, then Where. The ops of the
+  // branches run whichever is taken, so they carry `graph.speculative`:
+  // tfrt-check-indices does not report their indices (a branch not taken
+  // may index out of range; its result is discarded).
   SmallVector<ScopeValue> thenOuts, elseOuts;
+  Block *block = builder.getInsertionBlock();
+  Block::iterator ip = builder.getInsertionPoint();
+  Operation *before = ip == block->begin() ? nullptr : &*std::prev(ip);
   if (failed(importSubgraph(n, "then_branch", *thenG, {}, thenOuts)) ||
       failed(importSubgraph(n, "else_branch", *elseG, {}, elseOuts)))
     return failure();
+  for (Block::iterator it = before ? std::next(before->getIterator())
+                                   : block->begin();
+       it != builder.getInsertionPoint(); ++it)
+    it->walk([&](Operation *op) {
+      op->setAttr("graph.speculative", builder.getUnitAttr());
+    });
   auto scalarCond = reshapeTo(n, *cond, {});
   if (failed(scalarCond))
     return failure();

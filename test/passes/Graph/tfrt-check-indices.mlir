@@ -66,3 +66,18 @@ func.func @constant_in_range(%x: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %g = graph.gather %x, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
   return %g : tensor<2x4xf32>
 }
+
+// -----
+
+// A speculative gather (an If branch computed whatever the run-time
+// condition) gets no check, nor its constant indices an error.
+// CHECK-LABEL: func.func @speculative
+// CHECK-NOT: cf.assert
+// CHECK: graph.gather %{{.*}}, %{{.*}} {axis = 0 : i64, graph.speculative}
+// CHECK: graph.gather %{{.*}}, %{{.*}} {axis = 0 : i64, graph.speculative}
+func.func @speculative(%x: tensor<3x4xf32>, %i: tensor<2xi64>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %g = graph.gather %x, %i {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  %c = graph.constant dense<[0, 7]> : tensor<2xi64>
+  %h = graph.gather %x, %c {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %g, %h : tensor<2x4xf32>, tensor<2x4xf32>
+}
