@@ -156,15 +156,9 @@ struct AsyncOutlinePass
   LogicalResult outlineIn(ModuleOp module, func::FuncOp func) {
     MLIRContext *ctx = &getContext();
     auto ptrTy = LLVM::LLVMPointerType::get(ctx);
-    unsigned poolIndex = func.getNumArguments();
-    if (failed(func.insertArgument(
-            poolIndex, ptrTy,
-            DictionaryAttr::get(ctx, {NamedAttribute(
-                                         StringAttr::get(ctx, "tfrt.run"),
-                                         UnitAttr::get(ctx))}),
-            func.getLoc())))
-      return func.emitError("cannot add the run context argument");
-    Value pool = func.getArgument(poolIndex);
+    Value pool = tfrt::runContextArgument(func);
+    if (!pool)
+      return failure();
 
     // Launch groups: the members of one tfrt.task_group (see
     // tfrt-async-group-tasks), and every other top-level parallel loop.

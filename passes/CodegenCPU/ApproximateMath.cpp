@@ -21,51 +21,15 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-/// The polynomial log and log2 clamp their argument to the smallest normal
-/// float, so a subnormal x gave log(2^-126) (-87.34 for log(1e-45), whose
-/// value is -103.28). Subnormal arguments are scaled by 2^24 first and the
-/// result corrected by 24 * log(2) (or 24); zero, negative and NaN
-/// arguments keep their results (-inf, NaN), as the scaling leaves them.
-template <typename LogOpTy>
-void scaleSubnormalArguments(Operation *root, double correction) {
-  SmallVector<LogOpTy> ops;
-  root->walk([&](LogOpTy op) {
-    if (getElementTypeOrSelf(op.getType()).isF32())
-      ops.push_back(op);
-  });
-  for (LogOpTy op : ops) {
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    Type type = op.getType();
-    auto splat = [&](float v) -> Value {
-      TypedAttr attr = b.getF32FloatAttr(v);
-      if (auto vec = dyn_cast<VectorType>(type))
-        attr = DenseElementsAttr::get(vec, v);
-      return arith::ConstantOp::create(b, loc, type, attr);
-    };
-    Value x = op.getOperand();
-    Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                        splat(0x1p-126f));
-    Value scaled = arith::SelectOp::create(
-        b, loc, small, arith::MulFOp::create(b, loc, x, splat(0x1p24f)), x);
-    auto log = LogOpTy::create(b, loc, scaled, op.getFastmathAttr());
-    Value corrected = arith::SubFOp::create(
-        b, loc, log, splat(static_cast<float>(correction)));
-    Value result = arith::SelectOp::create(b, loc, small, corrected, log);
-    op.replaceAllUsesWith(result);
-    op.erase();
-  }
-}
-
-/// Builds f32 arithmetic on scalars or vectors of `type`.
-struct F32Builder {
+/// Builds float arithmetic on scalars or vectors of `type` (f32 or f64).
+struct FloatBuilder {
   OpBuilder &b;
   Location loc;
   Type type;
   Value c(double v) {
-    TypedAttr attr = b.getF32FloatAttr(static_cast<float>(v));
+    TypedAttr attr = b.getFloatAttr(getElementTypeOrSelf(type), v);
     if (auto vec = dyn_cast<VectorType>(type))
-      attr = DenseElementsAttr::get(vec, static_cast<float>(v));
+      attr = DenseElementsAttr::get(vec, ArrayRef<Attribute>{attr});
     return arith::ConstantOp::create(b, loc, type, attr);
   }
   Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
@@ -89,6 +53,40 @@ struct F32Builder {
   }
 };
 
+/// The ops of the given types under `root` whose result is f32 (scalar or
+/// vector), collected before any of them is rewritten.
+template <typename... OpTys>
+SmallVector<Operation *> f32Ops(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<OpTys...>(op) &&
+        getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+/// The polynomial log and log2 clamp their argument to the smallest normal
+/// float, so a subnormal x gave log(2^-126) (-87.34 for log(1e-45), whose
+/// value is -103.28). Subnormal arguments are scaled by 2^24 first and the
+/// result corrected by 24 * log(2) (or 24); zero, negative and NaN
+/// arguments keep their results (-inf, NaN), as the scaling leaves them.
+template <typename LogOpTy>
+void scaleSubnormalArguments(Operation *root, double correction) {
+  for (Operation *o : f32Ops<LogOpTy>(root)) {
+    auto op = cast<LogOpTy>(o);
+    OpBuilder b(op);
+    FloatBuilder f{b, op.getLoc(), op.getType()};
+    Value x = op.getOperand();
+    Value small = f.cmp(arith::CmpFPredicate::OLT, x, f.c(0x1p-126));
+    Value scaled = f.select(small, f.mul(x, f.c(0x1p24)), x);
+    auto log = LogOpTy::create(b, f.loc, scaled, op.getFastmathAttr());
+    Value result = f.select(small, f.sub(log, f.c(correction)), log);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+}
+
 /// sin and cos of f32. Upstream's polynomials reduce the argument by one
 /// rounded pi/2, which left errors of 4e-7 at |x| = 6 and 6e-6 at |x| =
 /// 100 (rotary and sinusoidal position encodings reach thousands). Here
@@ -101,34 +99,21 @@ struct F32Builder {
 /// quadrant k mod 4 picks +-sin r or +-cos r. Infinities and NaN give NaN,
 /// and sin keeps the sign of a zero.
 void expandSinCos(Operation *root) {
-  SmallVector<Operation *> ops;
-  root->walk([&](Operation *op) {
-    if (isa<math::SinOp, math::CosOp>(op) &&
-        getElementTypeOrSelf(op->getResult(0).getType()).isF32())
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
+  for (Operation *op : f32Ops<math::SinOp, math::CosOp>(root)) {
     OpBuilder b(op);
     Type type = op->getResult(0).getType();
     Type wide = b.getF64Type();
     if (auto vec = dyn_cast<VectorType>(type))
       wide = vec.clone(b.getF64Type());
-    F32Builder f{b, op->getLoc(), type};
+    FloatBuilder f{b, op->getLoc(), type};
+    FloatBuilder d{b, op->getLoc(), wide};
     Location loc = f.loc;
-    auto d = [&](double v) -> Value {
-      TypedAttr attr = b.getF64FloatAttr(v);
-      if (auto vec = dyn_cast<VectorType>(wide))
-        attr = DenseElementsAttr::get(vec, v);
-      return arith::ConstantOp::create(b, loc, wide, attr);
-    };
     Value xd = arith::ExtFOp::create(b, loc, wide, op->getOperand(0));
-    Value k = math::RoundEvenOp::create(
-        b, loc, arith::MulFOp::create(b, loc, xd, d(2 / M_PI)));
+    Value k = math::RoundEvenOp::create(b, loc, d.mul(xd, d.c(2 / M_PI)));
     Value rd = xd;
     for (double part : {1.570796325802803, 9.920935808982456e-10,
                         -1.2177051777973966e-18})
-      rd = arith::SubFOp::create(b, loc, rd,
-                                 arith::MulFOp::create(b, loc, k, d(part)));
+      rd = d.sub(rd, d.mul(k, d.c(part)));
     Value r = arith::TruncFOp::create(b, loc, type, rd);
     r = arith::MinimumFOp::create(
         b, loc, arith::MaximumFOp::create(b, loc, r, f.c(-M_PI / 4)),
@@ -145,14 +130,11 @@ void expandSinCos(Operation *root) {
                                       -1.388731625493765e-3,
                                       2.443315711809948e-5})));
     // The quadrant q = k mod 4 in [0, 4), exact in f64.
-    Value q = arith::SubFOp::create(
-        b, loc, k,
-        arith::MulFOp::create(
-            b, loc, d(4.0),
-            math::FloorOp::create(b, loc,
-                                  arith::MulFOp::create(b, loc, k, d(0.25)))));
-    auto is = [&](double v) -> Value {
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, q, d(v));
+    Value q = d.sub(
+        k, d.mul(d.c(4.0),
+                 math::FloorOp::create(b, loc, d.mul(k, d.c(0.25)))));
+    auto is = [&](double v) {
+      return d.cmp(arith::CmpFPredicate::OEQ, q, d.c(v));
     };
     Value odd = f.orI(is(1.0), is(3.0));
     Value result;
@@ -180,14 +162,10 @@ void expandSinCos(Operation *root) {
 /// (a + 1)) (a > tan(pi/8)), then t + t^3 P(t^2) (Cephes' atanf
 /// coefficients), with the sign of x.
 void expandAtan(Operation *root) {
-  SmallVector<math::AtanOp> ops;
-  root->walk([&](math::AtanOp op) {
-    if (getElementTypeOrSelf(op.getType()).isF32())
-      ops.push_back(op);
-  });
-  for (math::AtanOp op : ops) {
+  for (Operation *o : f32Ops<math::AtanOp>(root)) {
+    auto op = cast<math::AtanOp>(o);
     OpBuilder b(op);
-    F32Builder f{b, op.getLoc(), op.getType()};
+    FloatBuilder f{b, op.getLoc(), op.getType()};
     Value x = op.getOperand();
     Value a = math::AbsFOp::create(b, f.loc, x);
     Value big = f.cmp(arith::CmpFPredicate::OGT, a, f.c(2.414213562373095));
@@ -212,14 +190,10 @@ void expandAtan(Operation *root) {
 /// erf(+-0) = +-0: upstream's polynomial returns +0 for -0. The op is kept
 /// (upstream's patterns then rewrite it) behind a select on x == 0.
 void keepErfZeroSign(Operation *root) {
-  SmallVector<math::ErfOp> ops;
-  root->walk([&](math::ErfOp op) {
-    if (getElementTypeOrSelf(op.getType()).isF32())
-      ops.push_back(op);
-  });
-  for (math::ErfOp op : ops) {
+  for (Operation *o : f32Ops<math::ErfOp>(root)) {
+    auto op = cast<math::ErfOp>(o);
     OpBuilder b(op->getBlock(), std::next(op->getIterator()));
-    F32Builder f{b, op.getLoc(), op.getType()};
+    FloatBuilder f{b, op.getLoc(), op.getType()};
     Value x = op.getOperand();
     Value result = f.select(f.cmp(arith::CmpFPredicate::OEQ, x, f.c(0.0)), x,
                             op.getResult());

@@ -48,11 +48,8 @@ struct LowerChecksPass : public tfrt::impl::LowerChecksBase<LowerChecksPass> {
         return signalPassFailure();
       }
       Value &run = runArgs[func];
-      if (!run) {
-        run = runArgument(func, ptrTy);
-        if (!run)
-          return signalPassFailure();
-      }
+      if (!run && !(run = tfrt::runContextArgument(func)))
+        return signalPassFailure();
       // The message: a constant NUL-terminated string of the module.
       std::string text = a.getMsg().str();
       text.push_back('\0');
@@ -76,26 +73,6 @@ struct LowerChecksPass : public tfrt::impl::LowerChecksBase<LowerChecksPass> {
       a.erase();
       ++numChecks;
     }
-  }
-
-  /// The entry's `!llvm.ptr {tfrt.run}` argument (tfrt-async-outline adds it
-  /// for parallel builds), appended here when the function has none.
-  Value runArgument(func::FuncOp func, Type ptrTy) {
-    for (unsigned i = 0; i < func.getNumArguments(); ++i)
-      if (func.getArgAttr(i, "tfrt.run"))
-        return func.getArgument(i);
-    unsigned i = func.getNumArguments();
-    MLIRContext *ctx = func.getContext();
-    if (failed(func.insertArgument(
-            i, ptrTy,
-            DictionaryAttr::get(ctx, {NamedAttribute(
-                                         StringAttr::get(ctx, "tfrt.run"),
-                                         UnitAttr::get(ctx))}),
-            func.getLoc()))) {
-      func.emitError("cannot add the run context argument");
-      return Value();
-    }
-    return func.getArgument(i);
   }
 };
 } // namespace

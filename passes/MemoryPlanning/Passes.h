@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -32,6 +33,29 @@ inline bool isEntryFunction(mlir::func::FuncOp func) {
     if (func.getArgAttr(i, "tfrt.io"))
       return true;
   return false;
+}
+
+/// The entry's run context argument (`!llvm.ptr {tfrt.run}`: runtime-lib's
+/// `tfrt_run_context *`, which the emitter passes as the compute function's
+/// last argument), appended when `func` has none yet; a null Value after an
+/// error on `func` when it cannot be added. Used by tfrt-async-outline (the
+/// pool launches) and tfrt-lower-checks (the error reports).
+inline mlir::Value runContextArgument(mlir::func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, "tfrt.run"))
+      return func.getArgument(i);
+  mlir::MLIRContext *ctx = func.getContext();
+  unsigned i = func.getNumArguments();
+  if (mlir::failed(func.insertArgument(
+          i, mlir::LLVM::LLVMPointerType::get(ctx),
+          mlir::DictionaryAttr::get(
+              ctx, {mlir::NamedAttribute(mlir::StringAttr::get(ctx, "tfrt.run"),
+                                         mlir::UnitAttr::get(ctx))}),
+          func.getLoc()))) {
+    func.emitError("cannot add the run context argument");
+    return mlir::Value();
+  }
+  return func.getArgument(i);
 }
 
 } // namespace tfrt

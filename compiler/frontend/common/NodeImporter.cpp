@@ -2299,9 +2299,8 @@ FailureOr<SmallVector<Value>> NodeImporter::layerNorm(NodeCtx &n) {
   auto c = centered(n, *x, axes);
   if (failed(c))
     return failure();
-  auto [dv, meanv] = *c;
-  FailureOr<Value> d = dv, mean = meanv;
-  auto sq = build(n, "graph.mul", {*d, *d});
+  Value d = c->first, mean = c->second;
+  auto sq = build(n, "graph.mul", {d, d});
   if (failed(sq))
     return failure();
   auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
@@ -2316,7 +2315,7 @@ FailureOr<SmallVector<Value>> NodeImporter::layerNorm(NodeCtx &n) {
   auto inv = build(n, "graph.reciprocal", {*sd});
   if (failed(inv))
     return failure();
-  auto norm = build(n, "graph.mul", {*d, *inv});
+  auto norm = build(n, "graph.mul", {d, *inv});
   if (failed(norm))
     return failure();
   auto y = build(n, "graph.mul", {*norm, *scale});
@@ -2327,7 +2326,7 @@ FailureOr<SmallVector<Value>> NodeImporter::layerNorm(NodeCtx &n) {
     if (failed(y))
       return failure();
   }
-  return SmallVector<Value>{*y, *mean, *inv};
+  return SmallVector<Value>{*y, mean, *inv};
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::instanceNorm(NodeCtx &n) {
@@ -2351,8 +2350,8 @@ FailureOr<SmallVector<Value>> NodeImporter::instanceNorm(NodeCtx &n) {
   auto c = centered(n, *x, axes);
   if (failed(c))
     return failure();
-  FailureOr<Value> d = c->first;
-  auto sq = build(n, "graph.mul", {*d, *d});
+  Value d = c->first;
+  auto sq = build(n, "graph.mul", {d, d});
   if (failed(sq))
     return failure();
   auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
@@ -2364,7 +2363,7 @@ FailureOr<SmallVector<Value>> NodeImporter::instanceNorm(NodeCtx &n) {
   auto sd = build(n, "graph.sqrt", {*ve});
   if (failed(sd))
     return failure();
-  auto norm = build(n, "graph.div", {*d, *sd});
+  auto norm = build(n, "graph.div", {d, *sd});
   if (failed(norm))
     return failure();
   auto s = reshapeTo(n, *scale, pshape);
@@ -2395,8 +2394,8 @@ FailureOr<SmallVector<Value>> NodeImporter::meanVarianceNorm(NodeCtx &n) {
   auto c = centered(n, *x, axes);
   if (failed(c))
     return failure();
-  FailureOr<Value> d = c->first;
-  auto sq = build(n, "graph.mul", {*d, *d});
+  Value d = c->first;
+  auto sq = build(n, "graph.mul", {d, d});
   if (failed(sq))
     return failure();
   auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
@@ -2408,7 +2407,7 @@ FailureOr<SmallVector<Value>> NodeImporter::meanVarianceNorm(NodeCtx &n) {
   auto den = build(n, "graph.add", {*sd, constant(n, scalarOf(elementTypeOf(*x), 1e-9))});
   if (failed(den))
     return failure();
-  return one(build(n, "graph.div", {*d, *den}));
+  return one(build(n, "graph.div", {d, *den}));
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::globalMaxPool(NodeCtx &n) {
