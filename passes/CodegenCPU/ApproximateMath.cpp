@@ -55,8 +55,7 @@ struct FloatBuilder {
 
 /// The ops of the given types under `root` whose result is f32 (scalar or
 /// vector), collected before any of them is rewritten.
-template <typename... OpTys>
-SmallVector<Operation *> f32Ops(Operation *root) {
+template <typename... OpTys> SmallVector<Operation *> f32Ops(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<OpTys...>(op) &&
@@ -111,8 +110,8 @@ void expandSinCos(Operation *root) {
     Value xd = arith::ExtFOp::create(b, loc, wide, op->getOperand(0));
     Value k = math::RoundEvenOp::create(b, loc, d.mul(xd, d.c(2 / M_PI)));
     Value rd = xd;
-    for (double part : {1.570796325802803, 9.920935808982456e-10,
-                        -1.2177051777973966e-18})
+    for (double part :
+         {1.570796325802803, 9.920935808982456e-10, -1.2177051777973966e-18})
       rd = d.sub(rd, d.mul(k, d.c(part)));
     Value r = arith::TruncFOp::create(b, loc, type, rd);
     r = arith::MinimumFOp::create(
@@ -121,18 +120,15 @@ void expandSinCos(Operation *root) {
     Value z = f.mul(r, r);
     // sin r = r + r z P(z), cos r = 1 - z / 2 + z^2 Q(z).
     Value sinR = f.add(
-        r, f.mul(f.mul(r, z),
-                 f.poly(z, {-1.6666654611e-1, 8.3321608736e-3,
-                            -1.9515295891e-4})));
-    Value cosR = f.add(
-        f.sub(f.c(1.0), f.mul(f.c(0.5), z)),
-        f.mul(f.mul(z, z), f.poly(z, {4.166664568298827e-2,
-                                      -1.388731625493765e-3,
-                                      2.443315711809948e-5})));
+        r, f.mul(f.mul(r, z), f.poly(z, {-1.6666654611e-1, 8.3321608736e-3,
+                                         -1.9515295891e-4})));
+    Value cosR = f.add(f.sub(f.c(1.0), f.mul(f.c(0.5), z)),
+                       f.mul(f.mul(z, z), f.poly(z, {4.166664568298827e-2,
+                                                     -1.388731625493765e-3,
+                                                     2.443315711809948e-5})));
     // The quadrant q = k mod 4 in [0, 4), exact in f64.
     Value q = d.sub(
-        k, d.mul(d.c(4.0),
-                 math::FloorOp::create(b, loc, d.mul(k, d.c(0.25)))));
+        k, d.mul(d.c(4.0), math::FloorOp::create(b, loc, d.mul(k, d.c(0.25)))));
     auto is = [&](double v) {
       return d.cmp(arith::CmpFPredicate::OEQ, q, d.c(v));
     };
@@ -143,9 +139,9 @@ void expandSinCos(Operation *root) {
       Value v = f.select(odd, cosR, sinR);
       result = f.select(f.orI(is(2.0), is(3.0)), f.neg(v), v);
       // sin(+-0) = +-0 (the reduction's x - k * pi/2 lost the sign).
-      result = f.select(f.cmp(arith::CmpFPredicate::OEQ, op->getOperand(0),
-                              f.c(0.0)),
-                        op->getOperand(0), result);
+      result = f.select(
+          f.cmp(arith::CmpFPredicate::OEQ, op->getOperand(0), f.c(0.0)),
+          op->getOperand(0), result);
     } else {
       // cos: q = 0: cos r, 1: -sin r, 2: -cos r, 3: sin r.
       Value v = f.select(odd, sinR, cosR);
@@ -170,16 +166,15 @@ void expandAtan(Operation *root) {
     Value a = math::AbsFOp::create(b, f.loc, x);
     Value big = f.cmp(arith::CmpFPredicate::OGT, a, f.c(2.414213562373095));
     Value mid = f.cmp(arith::CmpFPredicate::OGT, a, f.c(0.4142135623730950));
-    Value base = f.select(big, f.c(M_PI / 2),
-                          f.select(mid, f.c(M_PI / 4), f.c(0.0)));
+    Value base =
+        f.select(big, f.c(M_PI / 2), f.select(mid, f.c(M_PI / 4), f.c(0.0)));
     Value t = f.select(
         big, f.neg(f.div(f.c(1.0), a)),
         f.select(mid, f.div(f.sub(a, f.c(1.0)), f.add(a, f.c(1.0))), a));
     Value z = f.mul(t, t);
-    Value p = f.add(
-        t, f.mul(f.mul(t, z),
-                 f.poly(z, {-3.33329491539e-1, 1.99777106478e-1,
-                            -1.38776856032e-1, 8.05374449538e-2})));
+    Value p = f.add(t, f.mul(f.mul(t, z),
+                             f.poly(z, {-3.33329491539e-1, 1.99777106478e-1,
+                                        -1.38776856032e-1, 8.05374449538e-2})));
     Value result =
         math::CopySignOp::create(b, f.loc, f.add(base, p), x).getResult();
     op.replaceAllUsesWith(result);

@@ -160,14 +160,9 @@ struct CheckIndicesPass
     Type elem = it.getElementType();
     int64_t rank = it.getRank();
     Type i1 = b.getI1Type();
-    Value init = linalg::FillOp::create(
-                     b, loc,
-                     ValueRange{arith::ConstantOp::create(
-                         b, loc, b.getBoolAttr(true))},
-                     ValueRange{tensor::EmptyOp::create(b, loc,
-                                                        ArrayRef<int64_t>{},
-                                                        i1)})
-                     .getResult(0);
+    Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i1);
+    Value init = linalg::FillOp::create(b, loc, yes, empty).getResult(0);
     SmallVector<utils::IteratorType> iters(rank,
                                            utils::IteratorType::reduction);
     AffineMap all = b.getMultiDimIdentityMap(rank);
@@ -177,8 +172,7 @@ struct CheckIndicesPass
         ValueRange{init}, ArrayRef<AffineMap>{all, none}, iters,
         [&](OpBuilder &nb, Location l, ValueRange a) {
           auto cst = [&](int64_t v) -> Value {
-            return arith::ConstantOp::create(nb, l,
-                                             nb.getIntegerAttr(elem, v));
+            return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, v));
           };
           Value bound;
           if (!d.perComponent || d.bounds.size() == 1) {
@@ -192,8 +186,8 @@ struct CheckIndicesPass
               Value isJ = arith::CmpIOp::create(
                   nb, l, arith::CmpIPredicate::eq, k,
                   arith::ConstantIndexOp::create(nb, l, j));
-              bound = arith::SelectOp::create(nb, l, isJ, cst(d.bounds[j]),
-                                              bound);
+              bound =
+                  arith::SelectOp::create(nb, l, isJ, cst(d.bounds[j]), bound);
             }
           }
           Value x = a[0];
@@ -206,13 +200,13 @@ struct CheckIndicesPass
               nb, l, a[1], arith::AndIOp::create(nb, l, lowOk, highOk));
           linalg::YieldOp::create(nb, l, ok);
         });
-    Value ok = tensor::ExtractOp::create(b, loc, check.getResult(0),
-                                         ValueRange{});
-    cf::AssertOp::create(b, loc, ok,
-                         nodeLabel(d) +
-                             (d.perComponent ? ": an index tuple is "
-                                             : ": an index is ") +
-                             rangeText(d));
+    Value ok =
+        tensor::ExtractOp::create(b, loc, check.getResult(0), ValueRange{});
+    cf::AssertOp::create(
+        b, loc, ok,
+        nodeLabel(d) +
+            (d.perComponent ? ": an index tuple is " : ": an index is ") +
+            rangeText(d));
   }
 };
 } // namespace

@@ -34,9 +34,9 @@ struct LowerChecksPass : public tfrt::impl::LowerChecksBase<LowerChecksPass> {
     OpBuilder top(ctx);
     top.setInsertionPointToStart(module.getBody());
     if (!module.lookupSymbol<func::FuncOp>(kReport)) {
-      auto decl = func::FuncOp::create(
-          top, module.getLoc(), kReport,
-          FunctionType::get(ctx, {ptrTy, ptrTy}, {}));
+      auto decl =
+          func::FuncOp::create(top, module.getLoc(), kReport,
+                               FunctionType::get(ctx, {ptrTy, ptrTy}, {}));
       decl.setPrivate();
     }
     DenseMap<Operation *, Value> runArgs;
@@ -53,8 +53,8 @@ struct LowerChecksPass : public tfrt::impl::LowerChecksBase<LowerChecksPass> {
       // The message: a constant NUL-terminated string of the module.
       std::string text = a.getMsg().str();
       text.push_back('\0');
-      auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                           text.size());
+      auto type =
+          LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
       std::string name = "tfrt_check_message_" + std::to_string(index++);
       LLVM::GlobalOp::create(top, a.getLoc(), type, /*isConstant=*/true,
                              LLVM::Linkage::Internal, name,
@@ -66,8 +66,7 @@ struct LowerChecksPass : public tfrt::impl::LowerChecksBase<LowerChecksPass> {
           arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
       scf::IfOp::create(b, loc, failed, [&](OpBuilder &nb, Location l) {
         Value msg = LLVM::AddressOfOp::create(nb, l, ptrTy, name);
-        func::CallOp::create(nb, l, kReport, TypeRange{},
-                             ValueRange{run, msg});
+        func::CallOp::create(nb, l, kReport, TypeRange{}, ValueRange{run, msg});
         scf::YieldOp::create(nb, l);
       });
       a.erase();

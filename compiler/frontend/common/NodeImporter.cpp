@@ -1686,10 +1686,10 @@ FailureOr<Value> NodeImporter::reduceOp(NodeCtx &n, StringRef op, Value x,
 FailureOr<std::pair<Value, Value>>
 NodeImporter::centered(NodeCtx &n, Value x, ArrayRef<int64_t> axes) {
   SmallVector<int64_t> zeros(axes.size(), 0), ones(axes.size(), 1);
-  auto pivot = build(n, "graph.slice",
-                     {x, constI64(n, zeros), constI64(n, ones),
-                      constI64(n, SmallVector<int64_t>(axes)),
-                      constI64(n, ones)});
+  auto pivot =
+      build(n, "graph.slice",
+            {x, constI64(n, zeros), constI64(n, ones),
+             constI64(n, SmallVector<int64_t>(axes)), constI64(n, ones)});
   if (failed(pivot))
     return failure();
   auto e = build(n, "graph.sub", {x, *pivot});

@@ -478,15 +478,15 @@ struct BinaryLowering : OpConversionPattern<OpTy> {
       Type t = x.getType();
       Value zero = zeroConst(b, l, t);
       Value one = scalarConst(b, l, t, 1);
-      Value yZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, y,
-                                          zero);
+      Value yZero =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, y, zero);
       if (lhsUnsigned) {
         Value q = arith::DivUIOp::create(
             b, l, x, arith::SelectOp::create(b, l, yZero, one, y));
         return arith::SelectOp::create(b, l, yZero, zero, q);
       }
-      Value yMinusOne = arith::CmpIOp::create(
-          b, l, arith::CmpIPredicate::eq, y, scalarConst(b, l, t, -1));
+      Value yMinusOne = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, y,
+                                              scalarConst(b, l, t, -1));
       Value special = arith::OrIOp::create(b, l, yZero, yMinusOne);
       Value q = arith::DivSIOp::create(
           b, l, x, arith::SelectOp::create(b, l, special, one, y));
@@ -2425,9 +2425,9 @@ Value buildLogSumExp(OpBuilder &b, Location loc, Value x,
         auto f = cast<FloatType>(elem);
         Value inf = arith::ConstantOp::create(
             nb, l, nb.getFloatAttr(f, APFloat::getInf(f.getFloatSemantics())));
-        Value finite = arith::CmpFOp::create(
-            nb, l, arith::CmpFPredicate::OLT, math::AbsFOp::create(nb, l, a[0]),
-            inf);
+        Value finite =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT,
+                                  math::AbsFOp::create(nb, l, a[0]), inf);
         return arith::SelectOp::create(nb, l, finite, a[0],
                                        zeroConst(nb, l, elem));
       });
@@ -2440,12 +2440,12 @@ Value buildLogSumExp(OpBuilder &b, Location loc, Value x,
                                       arith::SubFOp::create(nb, l, a[0], a[1]));
         return arith::AddFOp::create(nb, l, e, a[2]);
       });
-  return buildGeneric(
-      b, loc, {shift, sum}, emptyTensor(b, loc, shape, elem), {id, id, id},
-      parallelIters(r), [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-        return arith::AddFOp::create(nb, l, a[0],
-                                     math::LogOp::create(nb, l, a[1]));
-      });
+  return buildGeneric(b, loc, {shift, sum}, emptyTensor(b, loc, shape, elem),
+                      {id, id, id}, parallelIters(r),
+                      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                        return arith::AddFOp::create(
+                            nb, l, a[0], math::LogOp::create(nb, l, a[1]));
+                      });
 }
 
 /// graph.reduce_* -> a reduction generic into the kept dims (init: 0, 1,
@@ -2486,12 +2486,11 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
         return failOp(rewriter, op, "reduction axis out of range");
       reduced[a] = true;
     }
-    Value r = kind == ReduceKind::LogSumExp
-                  ? buildLogSumExp(rewriter, op.getLoc(), adaptor.getInput(),
-                                   reduced)
-                  : buildReduce(rewriter, op.getLoc(), adaptor.getInput(),
-                                reduced, kind,
-                                isUnsignedElem(op.getInput().getType()));
+    Value r =
+        kind == ReduceKind::LogSumExp
+            ? buildLogSumExp(rewriter, op.getLoc(), adaptor.getInput(), reduced)
+            : buildReduce(rewriter, op.getLoc(), adaptor.getInput(), reduced,
+                          kind, isUnsignedElem(op.getInput().getType()));
     rewriter.replaceOp(op, reshapeStatic(rewriter, op.getLoc(), r,
                                          loweredResultType(op)));
     return success();

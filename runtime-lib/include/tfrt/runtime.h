@@ -148,8 +148,7 @@ typedef void (*tfrt_entry_fn)(void *const *inputs, void *const *outputs,
  *  whose outputs are then unspecified. The run goes on (the indices were
  *  clamped, nothing is read out of bounds). Thread-safe; a NULL `run`
  *  ignores the report. */
-TFRT_API void tfrt_run_report_error(tfrt_run_context *run,
-                                    const char *message);
+TFRT_API void tfrt_run_report_error(tfrt_run_context *run, const char *message);
 
 TFRT_API void tfrt_run_parallel_for(tfrt_run_context *run, int64_t n,
                                     void (*fn)(void *ctx, int64_t begin,
