@@ -18,6 +18,17 @@ struct tfrt_pool_s {
       : pool(numThreads, tfrt::ThreadPool::NoAbortTag{}) {}
 };
 
+namespace tfrt::rt {
+void poolBeginBurst(tfrt_pool *pool) {
+  if (pool)
+    pool->pool.BeginBurst();
+}
+void poolEndBurst(tfrt_pool *pool) {
+  if (pool)
+    pool->pool.EndBurst();
+}
+} // namespace tfrt::rt
+
 struct tfrt_task_group_s {
   tfrt::ThreadPool *pool;
   std::atomic<uint32_t> pending{0};

@@ -64,6 +64,10 @@ tfrt_status checkRunTensors(const tfrt_model_desc *desc,
                             const tfrt_tensor *inputs, size_t num_inputs,
                             const tfrt_tensor *outputs, size_t num_outputs);
 
+/// ThreadPool::BeginBurst/EndBurst of a C pool (AsyncCApi.cpp): a model
+/// run brackets its parallel loops with them. NULL pools are ignored.
+void poolBeginBurst(tfrt_pool *pool);
+void poolEndBurst(tfrt_pool *pool);
 } // namespace rt
 } // namespace tfrt
 

@@ -442,10 +442,12 @@ TFRT_API tfrt_status tfrt_model_run(tfrt_instance *instance,
   instance->run.pool = instance->pool;
   instance->run.cancel.Reset();
   instance->run.error.store(nullptr, std::memory_order_relaxed);
+  tfrt::rt::poolBeginBurst(instance->pool);
   tfrt::rt::profileRunBegin(instance->run.profile);
   desc->entry(instance->buffers, instance->buffers + num_inputs,
               instance->workspace, &instance->run);
   tfrt::rt::profileRunEnd(instance->run.profile);
+  tfrt::rt::poolEndBurst(instance->pool);
   return runStatus(instance);
 }
 
@@ -496,10 +498,12 @@ TFRT_API tfrt_status tfrt_model_run_async(tfrt_instance *instance,
   auto task = [](void *ctx) {
     auto *inst = static_cast<tfrt_instance *>(ctx);
     const tfrt_model_desc *d = inst->desc;
+    tfrt::rt::poolBeginBurst(inst->run.pool);
     tfrt::rt::profileRunBegin(inst->run.profile);
     d->entry(inst->buffers, inst->buffers + d->num_inputs, inst->workspace,
              &inst->run);
     tfrt::rt::profileRunEnd(inst->run.profile);
+    tfrt::rt::poolEndBurst(inst->run.pool);
     // Read everything before `done`: it may start the next run at once.
     tfrt_run_done_fn callback = inst->done;
     void *userData = inst->userData;

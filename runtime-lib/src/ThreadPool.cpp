@@ -34,6 +34,7 @@
 #include <sched.h> // sched_yield
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace tfrt {
@@ -45,10 +46,22 @@ namespace {
 constexpr uint32_t kWaiterBit = 1u << 31;
 constexpr uint32_t kHelperBit = 1u << 30;
 constexpr uint32_t kCountMask = kHelperBit - 1;
-/// Rounds of "look for work, pause" before an idle thread parks; with a
-/// handful of workers one round costs well under 100 ns.
+/// Rounds of "look for work, pause" before an idle thread parks, at least;
+/// with a handful of workers one round costs well under 100 ns.
 constexpr int kSpinRounds = 64;
+/// How long a thread that ran out of work during a burst keeps looking for
+/// more before it sleeps, unless TFRT_SPIN_US says otherwise.
+constexpr int64_t kDefaultSpinMicroseconds = 1000;
+/// Rounds between two reads of the clock while spinning.
+constexpr int kRoundsPerClockRead = 16;
 constexpr int64_t kDequeCapacity = 4096; // power of two
+
+/// CLOCK_MONOTONIC in nanoseconds (a vDSO call, no syscall).
+int64_t nowNanoseconds() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t(ts.tv_sec) * 1000000000 + int64_t(ts.tv_nsec);
+}
 
 void futexWait(std::atomic<uint32_t> *word, uint32_t expected) {
   syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAIT_PRIVATE,
@@ -189,6 +202,10 @@ struct alignas(64) Worker {
 
 struct PoolImpl {
   int numThreads = 0;
+  /// How long a thread without work keeps looking before it sleeps while
+  /// a burst is on (BeginBurst/EndBurst); otherwise kSpinRounds rounds.
+  int64_t spinNanoseconds = 0;
+  alignas(64) std::atomic<int32_t> bursts{0};
   Worker *workers = nullptr;
   InjectionQueue injection;
 
@@ -372,15 +389,47 @@ void runTask(PoolImpl *pool, TaskNode *task) {
   releaseOutstanding(pool);
 }
 
+/// How long a thread without work keeps looking: kSpinRounds rounds; then,
+/// while the pool is in a burst, until pool->spinNanoseconds have passed
+/// since the first of them. The clock and the burst count are read every
+/// kRoundsPerClockRead rounds only, and not at all when work shows up
+/// within the first rounds.
+class SpinBudget {
+public:
+  explicit SpinBudget(const PoolImpl *pool) : pool_(pool) {}
+
+  /// Whether to look once more.
+  bool next() {
+    ++round_;
+    if (round_ < kSpinRounds)
+      return true;
+    if (round_ % kRoundsPerClockRead != 0)
+      return true;
+    if (pool_->spinNanoseconds <= 0 ||
+        pool_->bursts.load(std::memory_order_relaxed) <= 0)
+      return false;
+    int64_t now = nowNanoseconds();
+    if (start_ < 0)
+      start_ = now;
+    return now - start_ < pool_->spinNanoseconds;
+  }
+
+private:
+  const PoolImpl *pool_;
+  int64_t start_ = -1;
+  int64_t round_ = 0;
+};
+
 TaskNode *findTaskSpinning(PoolImpl *pool, Worker *self,
                            FunctionRef<bool()> done) {
-  for (int round = 0; round < kSpinRounds; ++round) {
+  SpinBudget budget(pool);
+  do {
     if (TaskNode *task = findTask(pool, self))
       return task;
     if (done())
       return nullptr;
     cpuRelax();
-  }
+  } while (budget.next());
   return nullptr;
 }
 
@@ -419,9 +468,11 @@ void *workerMain(void *arg) {
   Worker *self = static_cast<Worker *>(arg);
   PoolImpl *pool = self->pool;
   tCurrentWorker = self;
-  auto never = [] { return false; };
+  auto stopping = [pool] {
+    return pool->stopping.load(std::memory_order_relaxed);
+  };
   for (;;) {
-    if (TaskNode *task = findTaskSpinning(pool, self, never)) {
+    if (TaskNode *task = findTaskSpinning(pool, self, stopping)) {
       runTask(pool, task);
       continue;
     }
@@ -474,6 +525,22 @@ int onlineCpus() {
   return count > 0 ? static_cast<int>(count) : 1;
 }
 
+/// How long threads without work spin in a burst before they sleep:
+/// TFRT_SPIN_US microseconds
+/// when it holds an integer from 0 to 1000000, else kDefaultSpinMicroseconds.
+int64_t spinNanosecondsFromEnvironment() {
+  int64_t microseconds = kDefaultSpinMicroseconds;
+  if (const char *text = getenv("TFRT_SPIN_US")) {
+    char *end = nullptr;
+    errno = 0;
+    long long value = strtoll(text, &end, 10);
+    if (errno == 0 && end != text && *end == '\0' && value >= 0 &&
+        value <= 1000000)
+      microseconds = value;
+  }
+  return microseconds * 1000;
+}
+
 /// Starts the workers; false (and nothing left running) on failure.
 PoolImpl *createPool(int numThreads) {
   if (numThreads <= 0)
@@ -484,6 +551,7 @@ PoolImpl *createPool(int numThreads) {
   if (!memory)
     return nullptr;
   PoolImpl *pool = ::new (memory) PoolImpl();
+  pool->spinNanoseconds = spinNanosecondsFromEnvironment();
   size_t bytes = sizeof(Worker) * static_cast<size_t>(numThreads);
   void *workerMemory = aligned_alloc(alignof(Worker), bytes);
   if (!workerMemory) {
@@ -697,13 +765,13 @@ void ThreadPool::WaitCounter(std::atomic<uint32_t> *counter) {
     });
     return;
   }
-  int spins = 0;
+  internal::SpinBudget budget(impl_);
+  bool spinning = true;
   for (;;) {
     uint32_t value = counter->load(std::memory_order_seq_cst);
     if ((value & kCountMask) == 0)
       return;
-    if (spins < internal::kSpinRounds) {
-      ++spins;
+    if (spinning && (spinning = budget.next())) {
       internal::cpuRelax();
       continue;
     }
@@ -726,6 +794,18 @@ void ThreadPool::ReleaseCounter(std::atomic<uint32_t> *counter) {
     if (previous & kHelperBit)
       internal::wakeAllIdle(pool);
   }
+}
+
+void ThreadPool::BeginBurst() {
+  impl_->bursts.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ThreadPool::EndBurst() {
+  impl_->bursts.fetch_sub(1, std::memory_order_relaxed);
+}
+
+int64_t ThreadPool::SpinMicroseconds() const {
+  return impl_->spinNanoseconds / 1000;
 }
 
 void ThreadPool::Quiesce() {

@@ -421,6 +421,125 @@ TEST(ThreadPoolTest, EnvironmentThreadCount) {
     setenv("TFRT_NUM_THREADS", savedValue.c_str(), 1);
 }
 
+TEST(ThreadPoolTest, EnvironmentSpinTime) {
+  const char *saved = getenv("TFRT_SPIN_US");
+  std::string savedValue = saved ? saved : "";
+  unsetenv("TFRT_SPIN_US");
+  int64_t fallback = ThreadPool(1).SpinMicroseconds();
+  EXPECT_EQ(fallback, 1000);
+  setenv("TFRT_SPIN_US", "250", 1);
+  EXPECT_EQ(ThreadPool(1).SpinMicroseconds(), 250);
+  setenv("TFRT_SPIN_US", "0", 1);
+  EXPECT_EQ(ThreadPool(1).SpinMicroseconds(), 0);
+  for (const char *bad : {"-1", "1000001", "12us", ""}) {
+    setenv("TFRT_SPIN_US", bad, 1);
+    EXPECT_EQ(ThreadPool(1).SpinMicroseconds(), fallback) << bad;
+  }
+  // Without spinning, bursts and parallel loops still work.
+  setenv("TFRT_SPIN_US", "0", 1);
+  {
+    ThreadPool pool(2);
+    pool.BeginBurst();
+    std::atomic<int64_t> sum{0};
+    pool.ParallelFor(1000, 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i)
+        sum.fetch_add(i);
+    });
+    pool.EndBurst();
+    EXPECT_EQ(sum.load(), 999 * 1000 / 2);
+  }
+  if (saved)
+    setenv("TFRT_SPIN_US", savedValue.c_str(), 1);
+  else
+    unsetenv("TFRT_SPIN_US");
+}
+
+TEST(ThreadPoolTest, PoolAfterBurstUsesNoCpu) {
+  // Workers spin in a burst (up to the spin time after their last task,
+  // here 1 s); once it ends they park as an idle pool's do.
+  const char *saved = getenv("TFRT_SPIN_US");
+  std::string savedValue = saved ? saved : "";
+  setenv("TFRT_SPIN_US", "1000000", 1);
+  ThreadPool pool(2);
+  if (saved)
+    setenv("TFRT_SPIN_US", savedValue.c_str(), 1);
+  else
+    unsetenv("TFRT_SPIN_US");
+  std::atomic<int> count{0};
+  pool.BeginBurst();
+  for (int i = 0; i < 10000; ++i)
+    pool.Schedule([&] { count.fetch_add(1); });
+  pool.Quiesce();
+  pool.EndBurst();
+  double before = processCpuSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  double used = processCpuSeconds() - before;
+  EXPECT_LT(used, 0.010) << "CPU seconds used after the burst";
+  EXPECT_EQ(count.load(), 10000);
+}
+
+TEST(ThreadPoolTest, BurstSpinIsBounded) {
+  // A burst that is never ended does not keep the workers spinning beyond
+  // the spin time: two workers, 2 ms each, against 200 ms each unbounded.
+  const char *saved = getenv("TFRT_SPIN_US");
+  std::string savedValue = saved ? saved : "";
+  setenv("TFRT_SPIN_US", "2000", 1);
+  {
+    ThreadPool pool(2);
+    if (saved)
+      setenv("TFRT_SPIN_US", savedValue.c_str(), 1);
+    else
+      unsetenv("TFRT_SPIN_US");
+    pool.BeginBurst();
+    std::atomic<int> count{0};
+    for (int i = 0; i < 1000; ++i)
+      pool.Schedule([&] { count.fetch_add(1); });
+    pool.Quiesce();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    double before = processCpuSeconds();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    double used = processCpuSeconds() - before;
+    EXPECT_LT(used, 0.030) << "CPU seconds used while spinning in a burst";
+    pool.EndBurst();
+    EXPECT_EQ(count.load(), 1000);
+  }
+}
+
+TEST(ThreadPoolTest, BurstsFromManyThreadsStress) {
+  // Runs of several callers overlap: nested and concurrent bursts around
+  // parallel loops (whose chunks nest loops of their own).
+  ThreadPool pool(3);
+  constexpr int kCallers = 4, kRounds = 200;
+  std::vector<std::thread> callers;
+  std::atomic<int64_t> total{0};
+  for (int c = 0; c < kCallers; ++c)
+    callers.emplace_back([&, c] {
+      for (int r = 0; r < kRounds; ++r) {
+        pool.BeginBurst();
+        if (r % 3 == 0)
+          pool.BeginBurst();
+        pool.ParallelFor(64, 1, [&](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i)
+            pool.ParallelFor(4, 1, [&](int64_t b2, int64_t e2) {
+              total.fetch_add(e2 - b2);
+            });
+        });
+        if (r % 3 == 0)
+          pool.EndBurst();
+        pool.EndBurst();
+        if ((r + c) % 50 == 0)
+          std::this_thread::sleep_for(std::chrono::microseconds(300));
+      }
+    });
+  for (std::thread &t : callers)
+    t.join();
+  EXPECT_EQ(total.load(), int64_t(kCallers) * kRounds * 64 * 4);
+  double before = processCpuSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_LT(processCpuSeconds() - before, 0.010)
+      << "CPU seconds used after all bursts ended";
+}
+
 TEST(ThreadPoolTest, AwaitOnWorkerHelps) {
   // One worker awaits a value produced by a task queued behind it: without
   // helping this would deadlock.

@@ -14,7 +14,13 @@
 // go to a global FIFO injection queue (mutex). An idle worker spins for a
 // bounded number of rounds (64 rounds of "look for work, one pause
 // instruction", a few microseconds), then parks on a futex until a producer
-// wakes exactly that worker: an idle pool uses no CPU.
+// wakes exactly that worker: an idle pool uses no CPU. Inside a burst
+// (BeginBurst/EndBurst, which a model run brackets itself with) workers and
+// waiting threads keep spinning for up to the pool's spin time
+// (TFRT_SPIN_US microseconds when set, from 0 to 1000000; default 1000)
+// after their last piece of work, since waking a parked thread on a virtual
+// machine can cost tens of microseconds, more than many parallel loops of a
+// model; the spin ends when the burst does.
 //
 // Tasks: any move-only callable `void()`. Schedule() is for tasks that do not
 // block (no I/O, no waiting on other tasks except through the pool's own
@@ -179,6 +185,19 @@ public:
   template <class T> void Await(const AsyncValueRef<T> &value) {
     Await(value.GetAsyncValue());
   }
+
+  /// Bracket a stretch in which work comes in quick succession, such as a
+  /// model run issuing one parallel loop after another. Until every
+  /// BeginBurst() is matched by an EndBurst(), threads of this pool that
+  /// run out of work (and threads waiting in ParallelFor) keep looking for
+  /// up to the pool's spin time (TFRT_SPIN_US, default 1000 microseconds)
+  /// before they sleep, so that the next loop does not pay for waking them;
+  /// outside bursts they sleep after a few microseconds. Nests; callable
+  /// from any thread.
+  void BeginBurst();
+  void EndBurst();
+  /// The spin time of this pool's bursts in microseconds.
+  int64_t SpinMicroseconds() const;
 
   /// Waits until every task scheduled so far (and those they schedule) has
   /// finished. Not from a thread of this pool.
