@@ -56,13 +56,15 @@ def table(res):
             fmt(m.get("ours_2t_over_1t_paired"), "%.3f"), rss, m["compile_s"],
             m["background_busy_cpus"]))
     w("")
-    w("Medians of %s rounds' medians (ours and ORT alternate within each round); "
+    w("Medians of %s rounds' medians (ours and ORT alternate within each round, "
+      "the thread counts in reverse order every other round); "
       "\"background load\": CPUs kept busy by other processes over 2 s before the "
       "model's rounds (0.00 = quiet); cpu/wall 2.0 means both vCPUs ran throughout; "
       "ours 2t/1t paired: one process calls a 1-thread and a 2-thread instance in turn "
       "(`bench/ab/interleave.c`), the median over iterations of 2t / 1t; "
       "compile: the median of %s compiles of the model." %
-      (", ".join(sorted({str(m["rounds"]) for m in res["models"]})),
+      (", ".join("%s (%s)" % (m["rounds"], m["model"].split()[0])
+                 for m in res["models"]),
        ", ".join(sorted({str(len(m.get("compile_runs_s", [0]))) for m in res["models"]})))
       if res["models"] else "")
     w("")

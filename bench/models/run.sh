@@ -4,7 +4,11 @@
 #
 # usage: bench/models/run.sh [MODEL...]          (default: cls det rec)
 # environment:
-#   ROUNDS=5        rounds; each round runs ours, then ORT with each thread count
+#   ROUNDS=5        rounds; each round runs ours, then ORT with each thread
+#                   count, the thread counts in reverse order every other
+#                   round; cls (a 0.3-0.6 ms run) gets 3 x ROUNDS rounds, so
+#                   that a slow phase of the machine of a few seconds moves
+#                   one tool's median less
 #   RUNS=           timed runs per tool and round (default: 200 cls, 30 det/rec)
 #   WARMUP=10       untimed runs before each timed batch
 #   COMPILES=3      compiles per model; the compile time is their median
@@ -117,13 +121,17 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
     record() { # FILE.load: "rss_kib cpu/wall"
       awk '/^TIME/ {printf "%d %.2f\n", $2, ($3 + $4) / ($5 > 0 ? $5 : 1)}' "$OUT_DIR/time.txt" >>"$1"
     }
-    for ((r = 0; r < ROUNDS; r++)); do
-      for t in $OURS_THREADS; do
+    rounds=$([ "$model" = cls ] && echo $((ROUNDS * 3)) || echo "$ROUNDS")
+    reverse() { echo "$@" | tr ' ' '\n' | tac | tr '\n' ' '; }
+    for ((r = 0; r < rounds; r++)); do
+      ours_order=$OURS_THREADS ort_order=$ORT_THREADS
+      if ((r % 2)); then ours_order=$(reverse $OURS_THREADS) ort_order=$(reverse $ORT_THREADS); fi
+      for t in $ours_order; do
         timed "$BUILD_DIR/bin/tfrt-run" "$so" --name "$model" --input "x=$OUT_DIR/$model.x.npy" \
           --benchmark="$runs" --warmup="$WARMUP" --threads="$t" | parse >>"$OUT_DIR/$model.ours$t"
         record "$OUT_DIR/$model.ours$t.load"
       done
-      for t in $ORT_THREADS; do
+      for t in $ort_order; do
         timed node "$ROOT/bench/models/ort_bench.js" --ort-dir "$ORT_DIR" --model "$file" \
           --input "x=$shape" --threads "$t" --runs "$runs" --warmup "$WARMUP" |
           parse >>"$OUT_DIR/$model.ort$t"
@@ -140,7 +148,7 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
         sed -n 's/.*@2t .*paired ratio vs first \([0-9.]*\).*/\1/p')
       [ -n "$paired" ] || paired=-
     fi
-    printf '%s (%s, compile %.1f s, %d rounds x %d runs)\n' "$model" "$shape" "$compile_s" "$ROUNDS" "$runs"
+    printf '%s (%s, compile %.1f s, %d rounds x %d runs)\n' "$model" "$shape" "$compile_s" "$rounds" "$runs"
     printf '  ours 2t/1t paired in one process: %s\n' "$paired"
     # "peak-RSS-MiB cpu/wall" medians of a tool's rounds
     colmed() { cut -d' ' -f"$2" "$1" | sort -n | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : 0)}'; }
@@ -165,7 +173,7 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
     done
     unset med
     if [ -n "${JSON_OUT:-}" ]; then
-      "$PY" - "$OUT_DIR" "$model" "$shape" "$compile_s" "$ROUNDS" "$runs" "$busy" \
+      "$PY" - "$OUT_DIR" "$model" "$shape" "$compile_s" "$rounds" "$runs" "$busy" \
         "$OURS_THREADS" "$ORT_THREADS" "$times" "$paired" >>"$JSON_OUT" <<'PYEOF'
 import json, statistics, sys
 d, model, shape, cs, rounds, runs, busy, ours_t, ort_t, compiles, paired = sys.argv[1:12]
