@@ -703,17 +703,11 @@ std::optional<RowInit> matchRowInit(linalg::MatmulOp op) {
         slice.getSourceType().getRank() != slice.getType().getRank() ||
         !slice.getType().hasStaticShape())
       return std::nullopt;
+    // The chunks may split any dimension: the value the producer writes
+    // depends on the row only (the rows of a 1x1 conv's chunk of output
+    // rows of the map start from the same biases as the whole map's).
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-    for (auto [i, o] : llvm::enumerate(offsets)) {
-      if (i == rowDim) {
-        r.offset = o;
-        continue;
-      }
-      std::optional<int64_t> c = getConstantIntValue(o);
-      if (!c || *c != 0 ||
-          slice.getType().getDimSize(i) != slice.getSourceType().getDimSize(i))
-        return std::nullopt;
-    }
+    r.offset = offsets[rowDim];
     // The chunks together write all of the shared output, each the slice
     // it extracted, and nothing else reads it.
     tensor::ParallelInsertSliceOp insert;

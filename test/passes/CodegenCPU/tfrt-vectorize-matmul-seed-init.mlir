@@ -42,6 +42,40 @@ func.func @bias(%x: tensor<16x1024xf32>, %w: tensor<32x16xf32>, %bias: tensor<32
 
 // -----
 
+// The same conv split into chunks of 8 rows of its 32x32 map (as
+// tfrt-async-tile-loops splits 1x1 convs with few output channels): each
+// chunk's rows start from the biases of all 32 channels, and the broadcast
+// pass over the output is gone here too.
+// CHECK-LABEL: func.func @bias_map_rows
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%{{.*}}) = (0) to (32) step (8) shared_outs
+// CHECK: scf.for %[[M:.*]] = %c0 to %c32 step %c8
+// CHECK: %[[ACC:.*]] = vector.transfer_read %arg2[%[[M]]], %{{.*}} {in_bounds = [true, true], permutation_map = #{{.*}}} : tensor<32xf32>, vector<8x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<8x32xf32>)
+// OFF-LABEL: func.func @bias_map_rows
+// OFF: linalg.generic
+func.func @bias_map_rows(%x: tensor<16x1024xf32>, %w: tensor<32x16xf32>, %bias: tensor<32xf32>) -> tensor<1x32x32x32xf32> {
+  %e = tensor.empty() : tensor<1x32x32x32xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<32xf32>) outs(%e : tensor<1x32x32x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x32x32x32xf32>
+  %r = scf.forall (%i) = (0) to (32) step (8) shared_outs(%o = %b) -> (tensor<1x32x32x32xf32>) {
+    %col = affine.apply affine_map<(d0) -> (d0 * 32)>(%i)
+    %xs = tensor.extract_slice %x[0, %col] [16, 256] [1, 1] : tensor<16x1024xf32> to tensor<16x256xf32>
+    %os = tensor.extract_slice %o[0, 0, %i, 0] [1, 32, 8, 32] [1, 1, 1, 1] : tensor<1x32x32x32xf32> to tensor<1x32x8x32xf32>
+    %c = tensor.collapse_shape %os [[0, 1], [2, 3]] : tensor<1x32x8x32xf32> into tensor<32x256xf32>
+    %m = linalg.matmul ins(%w, %xs : tensor<32x16xf32>, tensor<16x256xf32>) outs(%c : tensor<32x256xf32>) -> tensor<32x256xf32>
+    %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 32, 8, 32] : tensor<32x256xf32> into tensor<1x32x8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %ex into %o[0, 0, %i, 0] [1, 32, 8, 32] [1, 1, 1, 1] : tensor<1x32x8x32xf32> into tensor<1x32x32x32xf32>
+    }
+  }
+  return %r : tensor<1x32x32x32xf32>
+}
+
+// -----
+
 // A zero fill as the init: the accumulators start as zero vectors, the
 // fill is gone. With K = 512 (split into K blocks) the init is read.
 // CHECK-LABEL: func.func @fill
