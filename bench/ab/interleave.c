@@ -1,8 +1,9 @@
 /* interleave.c - A/B timing of compiled models in one process: loads
  * several shared objects built by `tfrt-compile --emit=shared` for the same
  * model (same --name), gives them the same deterministic inputs, and calls
- * them in turn, one call each per iteration, so that every variant sees the
- * same phases of a noisy machine. Prints each variant's median, minimum and
+ * them in turn, one call each per iteration (in reverse order every other
+ * iteration), so that every variant sees the same phases of a noisy
+ * machine. Prints each variant's median, minimum and
  * first quartile, and the median over iterations of its time divided by the
  * first variant's time in the same iteration (the paired ratio).
  *
@@ -136,8 +137,13 @@ int main(int argc, char **argv) {
   double *sorted = malloc(sizeof(double) * (size_t)iterations);
   if (!times || !sorted)
     return 1;
+  // Odd iterations call the variants in reverse order: whichever runs
+  // second finds the caches warmed by the first (the same weights, when
+  // the variants are instances of one object), and alternating shares
+  // that advantage out evenly.
   for (int it = -3; it < iterations; ++it)
-    for (int v = 0; v < variants; ++v) {
+    for (int i = 0; i < variants; ++i) {
+      int v = (it & 1) ? variants - 1 - i : i;
       double start = now();
       tfrt_status st =
           run[v](instance[v], inputs, numInputs, outputs, numOutputs);
