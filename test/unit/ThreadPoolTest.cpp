@@ -20,8 +20,9 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <string>
 #include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -382,6 +383,40 @@ double processCpuSeconds() {
          usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
 }
 
+/// CPU seconds the process used while the calling thread slept `ms`.
+double cpuSecondsWhileSleeping(int ms) {
+  double before = processCpuSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  return processCpuSeconds() - before;
+}
+
+/// Sets (or, for nullptr, unsets) an environment variable until the end of
+/// the scope, then restores it.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value) : name_(name) {
+    if (const char *old = getenv(name)) {
+      had_ = true;
+      old_ = old;
+    }
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+private:
+  const char *name_;
+  bool had_ = false;
+  std::string old_;
+};
+
 TEST(ThreadPoolTest, IdlePoolUsesNoCpu) {
   ThreadPool pool(2);
   std::atomic<int> count{0};
@@ -390,10 +425,8 @@ TEST(ThreadPoolTest, IdlePoolUsesNoCpu) {
   pool.Quiesce();
   // Spinning workers would burn ~200 ms of CPU here; parked ones ~0. The
   // bound is loose for slow (sanitizer) builds; bench-async measures it.
-  double before = processCpuSeconds();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  double used = processCpuSeconds() - before;
-  EXPECT_LT(used, 0.010) << "CPU seconds used while idle";
+  EXPECT_LT(cpuSecondsWhileSleeping(100), 0.010)
+      << "CPU seconds used while idle";
   EXPECT_EQ(count.load(), 10000);
 }
 
@@ -422,87 +455,68 @@ TEST(ThreadPoolTest, EnvironmentThreadCount) {
 }
 
 TEST(ThreadPoolTest, EnvironmentSpinTime) {
-  const char *saved = getenv("TFRT_SPIN_US");
-  std::string savedValue = saved ? saved : "";
-  unsetenv("TFRT_SPIN_US");
-  int64_t fallback = ThreadPool(1).SpinMicroseconds();
+  int64_t fallback;
+  {
+    ScopedEnv env("TFRT_SPIN_US", nullptr);
+    fallback = ThreadPool(1).SpinMicroseconds();
+  }
   EXPECT_EQ(fallback, 1000);
-  setenv("TFRT_SPIN_US", "250", 1);
-  EXPECT_EQ(ThreadPool(1).SpinMicroseconds(), 250);
-  setenv("TFRT_SPIN_US", "0", 1);
-  EXPECT_EQ(ThreadPool(1).SpinMicroseconds(), 0);
+  {
+    ScopedEnv env("TFRT_SPIN_US", "250");
+    EXPECT_EQ(ThreadPool(1).SpinMicroseconds(), 250);
+  }
   for (const char *bad : {"-1", "1000001", "12us", ""}) {
-    setenv("TFRT_SPIN_US", bad, 1);
+    ScopedEnv env("TFRT_SPIN_US", bad);
     EXPECT_EQ(ThreadPool(1).SpinMicroseconds(), fallback) << bad;
   }
   // Without spinning, bursts and parallel loops still work.
-  setenv("TFRT_SPIN_US", "0", 1);
-  {
-    ThreadPool pool(2);
-    pool.BeginBurst();
-    std::atomic<int64_t> sum{0};
-    pool.ParallelFor(1000, 1, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i)
-        sum.fetch_add(i);
-    });
-    pool.EndBurst();
-    EXPECT_EQ(sum.load(), 999 * 1000 / 2);
-  }
-  if (saved)
-    setenv("TFRT_SPIN_US", savedValue.c_str(), 1);
-  else
-    unsetenv("TFRT_SPIN_US");
+  ScopedEnv env("TFRT_SPIN_US", "0");
+  ThreadPool pool(2);
+  EXPECT_EQ(pool.SpinMicroseconds(), 0);
+  pool.BeginBurst();
+  std::atomic<int64_t> sum{0};
+  pool.ParallelFor(1000, 1, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i)
+      sum.fetch_add(i);
+  });
+  pool.EndBurst();
+  EXPECT_EQ(sum.load(), 999 * 1000 / 2);
+}
+
+/// Runs `tasks` empty tasks on `pool` and waits for them.
+void runTasks(ThreadPool &pool, int tasks) {
+  std::atomic<int> count{0};
+  for (int i = 0; i < tasks; ++i)
+    pool.Schedule([&] { count.fetch_add(1); });
+  pool.Quiesce();
+  EXPECT_EQ(count.load(), tasks);
 }
 
 TEST(ThreadPoolTest, PoolAfterBurstUsesNoCpu) {
   // Workers spin in a burst (up to the spin time after their last task,
   // here 1 s); once it ends they park as an idle pool's do.
-  const char *saved = getenv("TFRT_SPIN_US");
-  std::string savedValue = saved ? saved : "";
-  setenv("TFRT_SPIN_US", "1000000", 1);
+  std::optional<ScopedEnv> env(std::in_place, "TFRT_SPIN_US", "1000000");
   ThreadPool pool(2);
-  if (saved)
-    setenv("TFRT_SPIN_US", savedValue.c_str(), 1);
-  else
-    unsetenv("TFRT_SPIN_US");
-  std::atomic<int> count{0};
+  env.reset();
   pool.BeginBurst();
-  for (int i = 0; i < 10000; ++i)
-    pool.Schedule([&] { count.fetch_add(1); });
-  pool.Quiesce();
+  runTasks(pool, 10000);
   pool.EndBurst();
-  double before = processCpuSeconds();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  double used = processCpuSeconds() - before;
-  EXPECT_LT(used, 0.010) << "CPU seconds used after the burst";
-  EXPECT_EQ(count.load(), 10000);
+  EXPECT_LT(cpuSecondsWhileSleeping(100), 0.010)
+      << "CPU seconds used after the burst";
 }
 
 TEST(ThreadPoolTest, BurstSpinIsBounded) {
   // A burst that is never ended does not keep the workers spinning beyond
   // the spin time: two workers, 2 ms each, against 200 ms each unbounded.
-  const char *saved = getenv("TFRT_SPIN_US");
-  std::string savedValue = saved ? saved : "";
-  setenv("TFRT_SPIN_US", "2000", 1);
-  {
-    ThreadPool pool(2);
-    if (saved)
-      setenv("TFRT_SPIN_US", savedValue.c_str(), 1);
-    else
-      unsetenv("TFRT_SPIN_US");
-    pool.BeginBurst();
-    std::atomic<int> count{0};
-    for (int i = 0; i < 1000; ++i)
-      pool.Schedule([&] { count.fetch_add(1); });
-    pool.Quiesce();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    double before = processCpuSeconds();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    double used = processCpuSeconds() - before;
-    EXPECT_LT(used, 0.030) << "CPU seconds used while spinning in a burst";
-    pool.EndBurst();
-    EXPECT_EQ(count.load(), 1000);
-  }
+  std::optional<ScopedEnv> env(std::in_place, "TFRT_SPIN_US", "2000");
+  ThreadPool pool(2);
+  env.reset();
+  pool.BeginBurst();
+  runTasks(pool, 1000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_LT(cpuSecondsWhileSleeping(200), 0.030)
+      << "CPU seconds used while spinning in a burst";
+  pool.EndBurst();
 }
 
 TEST(ThreadPoolTest, BurstsFromManyThreadsStress) {
@@ -534,9 +548,7 @@ TEST(ThreadPoolTest, BurstsFromManyThreadsStress) {
   for (std::thread &t : callers)
     t.join();
   EXPECT_EQ(total.load(), int64_t(kCallers) * kRounds * 64 * 4);
-  double before = processCpuSeconds();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_LT(processCpuSeconds() - before, 0.010)
+  EXPECT_LT(cpuSecondsWhileSleeping(100), 0.010)
       << "CPU seconds used after all bursts ended";
 }
 
