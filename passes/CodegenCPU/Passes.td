@@ -181,7 +181,9 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     the init is a `linalg.fill` or the broadcast of a rank-1 tensor along
     the rows (a bias), directly, through the collapse of a `[1, C, H, W]`
     output (tfrt-vectorize-conv's 1x1 convs) and/or through the shared
-    output of the enclosing `scf.forall`, and nothing else reads it, the
+    output of the enclosing `scf.forall` (whose chunks may split the
+    channels or the map's rows: each row starts from the same value either
+    way), and nothing else reads it, the
     accumulators start from a broadcast of the fill value or a broadcasting
     `vector.transfer_read` of the bias elements, and the fill/broadcast
     pass over the output disappears (its destination becomes the init).

@@ -526,8 +526,8 @@ int onlineCpus() {
 }
 
 /// How long threads without work spin in a burst before they sleep:
-/// TFRT_SPIN_US microseconds
-/// when it holds an integer from 0 to 1000000, else kDefaultSpinMicroseconds.
+/// TFRT_SPIN_US microseconds when it holds an integer from 0 to 1000000,
+/// else kDefaultSpinMicroseconds.
 int64_t spinNanosecondsFromEnvironment() {
   int64_t microseconds = kDefaultSpinMicroseconds;
   if (const char *text = getenv("TFRT_SPIN_US")) {
