@@ -2,8 +2,8 @@
 //
 // Helpers shared by the runtime-lib sources and never installed: a small
 // message builder that formats error messages without exceptions, iostreams
-// or the C++ runtime (only the C library), and the status constructor that
-// takes ownership of a built message.
+// or the C++ runtime (only the C library), the status constructor that
+// takes ownership of a built message, and the monotonic clock.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFRT_RUNTIME_LIB_INTERNAL_H
@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 namespace tfrt {
 namespace rt {
@@ -63,6 +64,14 @@ tfrt_status checkDescriptor(const tfrt_model_desc *desc);
 tfrt_status checkRunTensors(const tfrt_model_desc *desc,
                             const tfrt_tensor *inputs, size_t num_inputs,
                             const tfrt_tensor *outputs, size_t num_outputs);
+
+/// CLOCK_MONOTONIC in nanoseconds (a vDSO call, no syscall): the profile
+/// counters and the thread pool's spin time.
+inline uint64_t monotonicNanoseconds() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
 
 /// ThreadPool::BeginBurst/EndBurst of a C pool (AsyncCApi.cpp): a model
 /// run brackets its parallel loops with them. NULL pools are ignored.

@@ -7,12 +7,12 @@
 #ifndef TFRT_RUNTIME_LIB_RUNCONTEXT_H
 #define TFRT_RUNTIME_LIB_RUNCONTEXT_H
 
+#include "Internal.h"
 #include "tfrt/profile.h"
 #include "tfrt/runtime.h"
 #include "tfrt/thread_pool.h"
 
 #include <atomic>
-#include <time.h>
 
 namespace tfrt::rt {
 /// The per-instance counters of a model compiled with --profile
@@ -28,13 +28,6 @@ struct ProfileState {
   uint64_t runs = 0;
   uint64_t runNanoseconds = 0;
 };
-
-/// CLOCK_MONOTONIC in nanoseconds.
-inline uint64_t monotonicNanoseconds() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
-}
 
 /// Adds the time since the last stamp to the rest of the inline code and
 /// returns now (without counting a call: that entry counts runs).

@@ -27,6 +27,8 @@
 
 #include "tfrt/thread_pool.h"
 
+#include "Internal.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -34,7 +36,6 @@
 #include <sched.h> // sched_yield
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 namespace tfrt {
@@ -55,13 +56,6 @@ constexpr int64_t kDefaultSpinMicroseconds = 1000;
 /// Rounds between two reads of the clock while spinning.
 constexpr int kRoundsPerClockRead = 16;
 constexpr int64_t kDequeCapacity = 4096; // power of two
-
-/// CLOCK_MONOTONIC in nanoseconds (a vDSO call, no syscall).
-int64_t nowNanoseconds() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t(ts.tv_sec) * 1000000000 + int64_t(ts.tv_nsec);
-}
 
 void futexWait(std::atomic<uint32_t> *word, uint32_t expected) {
   syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAIT_PRIVATE,
@@ -393,31 +387,35 @@ void runTask(PoolImpl *pool, TaskNode *task) {
 /// while the pool is in a burst, until pool->spinNanoseconds have passed
 /// since the first of them. The clock and the burst count are read every
 /// kRoundsPerClockRead rounds only, and not at all when work shows up
-/// within the first rounds.
+/// within the first rounds. Once next() has said no, it keeps saying no.
 class SpinBudget {
 public:
   explicit SpinBudget(const PoolImpl *pool) : pool_(pool) {}
 
   /// Whether to look once more.
   bool next() {
+    if (exhausted_)
+      return false;
     ++round_;
-    if (round_ < kSpinRounds)
-      return true;
-    if (round_ % kRoundsPerClockRead != 0)
+    if (round_ < kSpinRounds || round_ % kRoundsPerClockRead != 0)
       return true;
     if (pool_->spinNanoseconds <= 0 ||
-        pool_->bursts.load(std::memory_order_relaxed) <= 0)
+        pool_->bursts.load(std::memory_order_relaxed) <= 0) {
+      exhausted_ = true;
       return false;
-    int64_t now = nowNanoseconds();
-    if (start_ < 0)
+    }
+    uint64_t now = rt::monotonicNanoseconds();
+    if (!start_)
       start_ = now;
-    return now - start_ < pool_->spinNanoseconds;
+    exhausted_ = now - start_ >= uint64_t(pool_->spinNanoseconds);
+    return !exhausted_;
   }
 
 private:
   const PoolImpl *pool_;
-  int64_t start_ = -1;
+  uint64_t start_ = 0; // the first clock read; 0 before it
   int64_t round_ = 0;
+  bool exhausted_ = false;
 };
 
 TaskNode *findTaskSpinning(PoolImpl *pool, Worker *self,
@@ -766,12 +764,11 @@ void ThreadPool::WaitCounter(std::atomic<uint32_t> *counter) {
     return;
   }
   internal::SpinBudget budget(impl_);
-  bool spinning = true;
   for (;;) {
     uint32_t value = counter->load(std::memory_order_seq_cst);
     if ((value & kCountMask) == 0)
       return;
-    if (spinning && (spinning = budget.next())) {
+    if (budget.next()) {
       internal::cpuRelax();
       continue;
     }
