@@ -11,7 +11,27 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <optional>
+
 namespace tfrt {
+
+/// K up to which tfrt-vectorize-matmul keeps K whole in its register tiles
+/// and may seed them from a per-row init (RowInit).
+constexpr int64_t kSeedMaxK = 512;
+
+/// Where the rows of a matmul's init start when the init is a per-row value
+/// that nothing else reads: a linalg.fill (`scalar`) or the broadcast of a
+/// rank-1 tensor along the rows (`bias`, element row + `offset`), seen
+/// directly, through the collapse of a [1, C, H, W] tensor into [C, H*W]
+/// (a 1x1 conv), and/or through the shared output of the enclosing
+/// scf.forall. `producerInit` is the operand that the producer's own
+/// destination replaces once the matmul no longer reads its init.
+struct RowInit {
+  mlir::Value scalar, bias;
+  mlir::OpFoldResult offset;
+  mlir::OpOperand *producerInit = nullptr;
+};
+std::optional<RowInit> matchRowInit(mlir::linalg::MatmulOp op);
 
 /// Whether `op` works on tensors whose operands all have a static shape and
 /// f32 elements (its maps are not looked at).

@@ -177,7 +177,7 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     the unpacked weights are not kept as well (PP-OCRv4 rec's final
     40 x 120 x 6625 classifier).
 
-    Seeded accumulators (`seed-init`): when K stays whole (K <= 256) and
+    Seeded accumulators (`seed-init`): when K stays whole (K <= 512) and
     the init is a `linalg.fill` or the broadcast of a rank-1 tensor along
     the rows (a bias), directly, through the collapse of a `[1, C, H, W]`
     output (tfrt-vectorize-conv's 1x1 convs) and/or through the shared
@@ -187,6 +187,11 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     accumulators start from a broadcast of the fill value or a broadcasting
     `vector.transfer_read` of the bias elements, and the fill/broadcast
     pass over the output disappears (its destination becomes the init).
+    When the widest tile does not divide N but the narrower one does (N =
+    400, det's 1x1 convs on 20x20 maps, which tfrt-split-matmul-columns
+    leaves whole for this), the widest tiles cover the first multiple of
+    their width and one column of narrower tiles the rest, seeded and
+    through the epilogue alike.
     Epilogues (`epilogues`): when such a seeded matmul's result (or its
     expand back into a 1x1 conv's [1, M, H, W] output) has one user, an
     elementwise `linalg.generic` in the same block (tfrt-async-tile-loops
@@ -963,6 +968,15 @@ def SplitMatmulColumns : Pass<"tfrt-split-matmul-columns", "mlir::func::FuncOp">
     columns. det's 1x1 convolutions on 20x20 maps (N = 400) then run 12
     tiles of 32 columns and one of 16 instead of 25 tiles of 16 (8x16
     register tiles need a broadcast per FMA).
+
+    Not when such a matmul's init is one that `tfrt-vectorize-matmul`
+    seeds its register tiles from (`keep-seeded`: a `linalg.fill` or a
+    bias broadcast along the rows that only the matmul reads, K <= 512):
+    the split would hand each part a column slice of that init, which
+    neither part could seed from, so the broadcast would stay a pass of its
+    own and the matmul's elementwise consumer a second one. That pass
+    instead covers the columns past the last multiple of `tile` with
+    `lanes`-wide tiles itself.
   }];
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
@@ -970,6 +984,11 @@ def SplitMatmulColumns : Pass<"tfrt-split-matmul-columns", "mlir::func::FuncOp">
     Option<"tile", "tile", "int64_t", /*default=*/"32",
            "widest register tile: columns past its last multiple become a "
            "separate matmul">,
+    Option<"keepSeeded", "keep-seeded", "bool", /*default=*/"true",
+           "Leave whole a matmul whose columns are a multiple of lanes, "
+           "with K <= 512 and a per-row init that only it reads (a fill or "
+           "a bias broadcast): tfrt-vectorize-matmul seeds its tiles from "
+           "that init and covers the last columns with narrower tiles">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

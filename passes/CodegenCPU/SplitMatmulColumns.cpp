@@ -47,7 +47,7 @@ Value insertColumns(OpBuilder &b, Location loc, Value part, Value into,
 }
 
 LogicalResult splitOne(RewriterBase &rewriter, linalg::MatmulOp op,
-                       int64_t lanes, int64_t tile) {
+                       int64_t lanes, int64_t tile, bool keepSeeded) {
   if (!tfrt::isStaticF32Matmul(op) || op.hasUserDefinedMaps())
     return failure();
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
@@ -62,6 +62,10 @@ LogicalResult splitOne(RewriterBase &rewriter, linalg::MatmulOp op,
   if (tile > lanes && tile % lanes == 0 && main > tile)
     wide = main - main % tile;
   if (rest == 0 && wide == main)
+    return failure();
+  // tfrt-vectorize-matmul seeds the whole product from its per-row init
+  // and adds the narrower tiles itself (see keep-seeded).
+  if (rest == 0 && keepSeeded && k <= tfrt::kSeedMaxK && tfrt::matchRowInit(op))
     return failure();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -127,7 +131,7 @@ struct SplitMatmulColumnsPass
     getOperation().walk([&](linalg::MatmulOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : ops)
-      (void)splitOne(rewriter, op, lanes, tile);
+      (void)splitOne(rewriter, op, lanes, tile, keepSeeded);
   }
 };
 } // namespace

@@ -664,104 +664,6 @@ void foldSmallConstantSlices(RewriterBase &rewriter, arith::ConstantOp cst) {
   }
 }
 
-/// Where the rows of `op`'s init start when the init is a per-row value
-/// that nothing else reads: a linalg.fill (`scalar`) or the broadcast of a
-/// rank-1 tensor along the rows (`bias`, element row + `offset`), seen
-/// directly, through the collapse of a [1, C, H, W] tensor into [C, H*W]
-/// (a 1x1 conv), and/or through the shared output of the enclosing
-/// scf.forall. `producerInit` is the operand that the producer's own
-/// destination replaces once the matmul no longer reads its init.
-struct RowInit {
-  Value scalar, bias;
-  OpFoldResult offset;
-  OpOperand *producerInit = nullptr;
-};
-
-std::optional<RowInit> matchRowInit(linalg::MatmulOp op) {
-  Value v = op.getOutputs()[0];
-  unsigned rowDim = 0;
-  auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
-  if (collapse) {
-    auto src = collapse.getSrcType();
-    SmallVector<ReassociationIndices> re = collapse.getReassociationIndices();
-    if (src.getRank() != 4 || src.getDimSize(0) != 1 || re.size() != 2 ||
-        re[0] != ReassociationIndices{0, 1} ||
-        re[1] != ReassociationIndices{2, 3} || !collapse->hasOneUse())
-      return std::nullopt;
-    rowDim = 1;
-    v = collapse.getSrc();
-  }
-  RowInit r;
-  OpOperand *operand = &op.getOutputsMutable()[0];
-  if (collapse)
-    operand = &collapse.getSrcMutable();
-  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
-    auto arg = dyn_cast<BlockArgument>(slice.getSource());
-    auto loop = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
-                    : scf::ForallOp();
-    if (!loop || !slice->hasOneUse() || !slice.hasUnitStride() ||
-        slice.getSourceType().getRank() != slice.getType().getRank() ||
-        !slice.getType().hasStaticShape())
-      return std::nullopt;
-    // The chunks may split any dimension: the value the producer writes
-    // depends on the row only (the rows of a 1x1 conv's chunk of output
-    // rows of the map start from the same biases as the whole map's).
-    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-    r.offset = offsets[rowDim];
-    // The chunks together write all of the shared output, each the slice
-    // it extracted, and nothing else reads it.
-    tensor::ParallelInsertSliceOp insert;
-    for (OpOperand &use : arg.getUses()) {
-      if (use.getOwner() == slice.getOperation())
-        continue;
-      auto p = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
-      if (!p || insert)
-        return std::nullopt;
-      insert = p;
-    }
-    int64_t trips = tfrt::staticTripCount(loop).value_or(0);
-    auto shared = cast<RankedTensorType>(arg.getType());
-    if (!insert || insert.getMixedOffsets() != offsets ||
-        insert.getMixedSizes() != slice.getMixedSizes() ||
-        !shared.hasStaticShape() ||
-        slice.getType().getNumElements() * trips != shared.getNumElements())
-      return std::nullopt;
-    operand = loop.getTiedOpOperand(arg);
-    v = operand->get();
-  }
-  Operation *producer = v.getDefiningOp();
-  if (!producer || !producer->hasOneUse())
-    return std::nullopt;
-  if (auto fill = dyn_cast<linalg::FillOp>(producer)) {
-    r.scalar = fill.getInputs()[0];
-    r.offset = OpFoldResult();
-  } else if (auto generic = dyn_cast<linalg::GenericOp>(producer)) {
-    auto biasType =
-        generic.getNumDpsInputs() == 1
-            ? dyn_cast<RankedTensorType>(generic.getInputs()[0].getType())
-            : RankedTensorType();
-    if (!biasType || biasType.getRank() != 1 ||
-        !biasType.getElementType().isF32() ||
-        generic.getNumParallelLoops() != generic.getNumLoops() ||
-        !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
-             .isIdentity())
-      return std::nullopt;
-    AffineMap in =
-        generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
-    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-    if (in.getNumResults() != 1 || !in.getResult(0).isFunctionOfDim(rowDim) ||
-        in.getResult(0) != getAffineDimExpr(rowDim, op.getContext()) ||
-        yield.getNumOperands() != 1 ||
-        yield.getOperand(0) != generic.getBody()->getArgument(0))
-      return std::nullopt;
-    r.bias = generic.getInputs()[0];
-  } else {
-    return std::nullopt;
-  }
-  r.producerInit = operand;
-  return r;
-}
-
 /// Seeded matmuls whose right operand has at least this many columns and
 /// at most this many rows prefetch it (see the prefetch-ahead option): 1x1
 /// convs with few input channels on large maps, whose K rows stream from
@@ -788,13 +690,32 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  if (k > 256 || n % kRegNs[std::size(kRegNs) - 1])
+  if (k > tfrt::kSeedMaxK || n % kRegNs[std::size(kRegNs) - 1])
     return failure();
   int64_t rn = regColumns(m, n, unit);
   int64_t rm = rn ? regRows(m, rn, unit) : 1;
   if (rm == 1) // as in vectorizeOne
     return failure();
-  std::optional<RowInit> init = matchRowInit(op);
+  // Columns that the widest tile does not divide (det's 1x1 convs on 20x20
+  // maps, N = 400, which tfrt-split-matmul-columns leaves whole for this):
+  // the widest tiles over the first multiple of its width, then one
+  // column of narrower tiles, all seeded from the same init and through
+  // the same epilogue.
+  int64_t main = n, tailCols = 0, tailRows = 0;
+  if (int64_t wide = kRegNs[0]; rn < wide && n > wide) {
+    int64_t first = n - n % wide;
+    int64_t wideRows =
+        regColumns(m, first, unit) == wide ? regRows(m, wide, unit) : 1;
+    int64_t narrowRows = regRows(m, n - first, unit);
+    if (wideRows >= 2 && narrowRows >= 2 && (n - first) % rn == 0) {
+      main = first;
+      tailCols = n - first;
+      tailRows = narrowRows;
+      rn = wide;
+      rm = wideRows;
+    }
+  }
+  std::optional<tfrt::RowInit> init = tfrt::matchRowInit(op);
   if (!init)
     return failure();
   if (init->bias && init->bias.getParentRegion() != op->getParentRegion() &&
@@ -808,7 +729,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
       !init->offset)
     epilogue = tfrt::matchEpilogue(op.getResult(0), rn);
   int64_t mt = cacheTileRows(m, rm);
-  int64_t nt = largestDivisor(n, {256, 128, 64, 32, 16});
+  int64_t nt = largestDivisor(main, {256, 128, 64, 32, 16});
   Location loc = op.getLoc();
   Value lhs = op.getInputs()[0], rhs = op.getInputs()[1];
   // With an epilogue the loops replace its consumer, whose operands are
@@ -825,9 +746,6 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   Value zero =
       arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0));
   Value c0 = cst(rewriter, 0), c1 = cst(rewriter, 1);
-  auto accType = VectorType::get({rm, rn}, f32);
-  auto lhsType = VectorType::get({rm, 1}, f32);
-  auto rhsType = VectorType::get({1, rn}, f32);
   MLIRContext *ctx = rewriter.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   AffineMap biasMap =
@@ -861,8 +779,12 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   Value offset = init->offset ? getValueOrCreateConstantIndexOp(rewriter, loc,
                                                                 init->offset)
                               : Value();
+  // One tr x tc register tile at (mi, col).
   auto tile = [&](OpBuilder &b, Location l, Value out, Value mi, Value col,
-                  bool prefetch) -> Value {
+                  bool prefetch, int64_t tr, int64_t tc) -> Value {
+    auto accType = VectorType::get({tr, tc}, f32);
+    auto lhsType = VectorType::get({tr, 1}, f32);
+    auto rhsType = VectorType::get({1, tc}, f32);
     Value acc;
     if (init->scalar) {
       acc = vector::BroadcastOp::create(b, l, accType, init->scalar);
@@ -888,7 +810,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
             Value row = arith::MinSIOp::create(
                 b, l, arith::AddIOp::create(b, l, ki, cst(b, prefetchKAhead)),
                 cst(b, k - 1));
-            for (int64_t line = 0; line < rn; line += 16)
+            for (int64_t line = 0; line < tc; line += 16)
               memref::PrefetchOp::create(
                   b, l, rhsBuffer,
                   ValueRange{row,
@@ -897,7 +819,7 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
           } else if (prefetch) {
             // One prefetch per 64-byte line of the tile's columns, clamped
             // to the row.
-            for (int64_t line = 0; line < rn; line += 16) {
+            for (int64_t line = 0; line < tc; line += 16) {
               Value at = arith::MinSIOp::create(
                   b, l,
                   arith::AddIOp::create(b, l, col,
@@ -941,7 +863,8 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
           b, l, c0, cst(b, nt), cst(b, rn), ValueRange{out},
           [&](OpBuilder &b, Location l, Value no, ValueRange nIter) {
             Value col = arith::AddIOp::create(b, l, nb, no);
-            scf::YieldOp::create(b, l, tile(b, l, nIter[0], mi, col, prefetch));
+            scf::YieldOp::create(
+                b, l, tile(b, l, nIter[0], mi, col, prefetch, rm, rn));
           });
       return nLoop.getResult(0);
     };
@@ -965,8 +888,8 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   // Blocks of rows outermost, or of columns when the whole left operand
   // stays in L1.
   bool byColumns = columnsOuter(m, mt, k);
-  int64_t outerEnd = byColumns ? n : m, outerStep = byColumns ? nt : mt;
-  int64_t innerEnd = byColumns ? m : n, innerStep = byColumns ? mt : nt;
+  int64_t outerEnd = byColumns ? main : m, outerStep = byColumns ? nt : mt;
+  int64_t innerEnd = byColumns ? m : main, innerStep = byColumns ? mt : nt;
   // With the columns outermost only the first block of rows prefetches
   // (the others find the columns in cache); with the rows outermost every
   // block reads its columns afresh.
@@ -992,16 +915,30 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
             });
         scf::YieldOp::create(b, l, innerLoop.getResult(0));
       });
+  Value result = blocks.getResult(0);
+  if (tailCols) {
+    // The last columns: tailRows x tailCols tiles down all rows.
+    Value col = cst(rewriter, main);
+    result = scf::ForOp::create(
+                 rewriter, loc, c0, cst(rewriter, m), cst(rewriter, tailRows),
+                 ValueRange{result},
+                 [&](OpBuilder &b, Location l, Value mi, ValueRange iter) {
+                   scf::YieldOp::create(
+                       b, l,
+                       tile(b, l, iter[0], mi, col, false, tailRows, tailCols));
+                 })
+                 .getResult(0);
+  }
   if (epilogue) {
-    tfrt::finishEpilogue(rewriter, *epilogue, blocks.getResult(0), op,
-                         "matrix product", remarks);
+    tfrt::finishEpilogue(rewriter, *epilogue, result, op, "matrix product",
+                         remarks);
     ++fusedEpilogues;
     return success();
   }
   if (!direct)
     rewriter.modifyOpInPlace(init->producerInit->getOwner(),
                              [&] { init->producerInit->set(producerDest); });
-  rewriter.replaceOp(op, blocks.getResults());
+  rewriter.replaceOp(op, result);
   return success();
 }
 
@@ -1123,3 +1060,88 @@ struct VectorizeMatmulPass
   }
 };
 } // namespace
+
+std::optional<tfrt::RowInit> tfrt::matchRowInit(linalg::MatmulOp op) {
+  Value v = op.getOutputs()[0];
+  unsigned rowDim = 0;
+  auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+  if (collapse) {
+    auto src = collapse.getSrcType();
+    SmallVector<ReassociationIndices> re = collapse.getReassociationIndices();
+    if (src.getRank() != 4 || src.getDimSize(0) != 1 || re.size() != 2 ||
+        re[0] != ReassociationIndices{0, 1} ||
+        re[1] != ReassociationIndices{2, 3} || !collapse->hasOneUse())
+      return std::nullopt;
+    rowDim = 1;
+    v = collapse.getSrc();
+  }
+  tfrt::RowInit r;
+  OpOperand *operand = &op.getOutputsMutable()[0];
+  if (collapse)
+    operand = &collapse.getSrcMutable();
+  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    auto arg = dyn_cast<BlockArgument>(slice.getSource());
+    auto loop = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
+                    : scf::ForallOp();
+    if (!loop || !slice->hasOneUse() || !slice.hasUnitStride() ||
+        slice.getSourceType().getRank() != slice.getType().getRank() ||
+        !slice.getType().hasStaticShape())
+      return std::nullopt;
+    // The chunks may split any dimension: the value the producer writes
+    // depends on the row only (the rows of a 1x1 conv's chunk of output
+    // rows of the map start from the same biases as the whole map's).
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    r.offset = offsets[rowDim];
+    // The chunks together write all of the shared output, each the slice
+    // it extracted, and nothing else reads it.
+    tensor::ParallelInsertSliceOp insert;
+    for (OpOperand &use : arg.getUses()) {
+      if (use.getOwner() == slice.getOperation())
+        continue;
+      auto p = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+      if (!p || insert)
+        return std::nullopt;
+      insert = p;
+    }
+    int64_t trips = tfrt::staticTripCount(loop).value_or(0);
+    auto shared = cast<RankedTensorType>(arg.getType());
+    if (!insert || insert.getMixedOffsets() != offsets ||
+        insert.getMixedSizes() != slice.getMixedSizes() ||
+        !shared.hasStaticShape() ||
+        slice.getType().getNumElements() * trips != shared.getNumElements())
+      return std::nullopt;
+    operand = loop.getTiedOpOperand(arg);
+    v = operand->get();
+  }
+  Operation *producer = v.getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return std::nullopt;
+  if (auto fill = dyn_cast<linalg::FillOp>(producer)) {
+    r.scalar = fill.getInputs()[0];
+    r.offset = OpFoldResult();
+  } else if (auto generic = dyn_cast<linalg::GenericOp>(producer)) {
+    auto biasType =
+        generic.getNumDpsInputs() == 1
+            ? dyn_cast<RankedTensorType>(generic.getInputs()[0].getType())
+            : RankedTensorType();
+    if (!biasType || biasType.getRank() != 1 ||
+        !biasType.getElementType().isF32() ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+             .isIdentity())
+      return std::nullopt;
+    AffineMap in =
+        generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    if (in.getNumResults() != 1 || !in.getResult(0).isFunctionOfDim(rowDim) ||
+        in.getResult(0) != getAffineDimExpr(rowDim, op.getContext()) ||
+        yield.getNumOperands() != 1 ||
+        yield.getOperand(0) != generic.getBody()->getArgument(0))
+      return std::nullopt;
+    r.bias = generic.getInputs()[0];
+  } else {
+    return std::nullopt;
+  }
+  r.producerInit = operand;
+  return r;
+}

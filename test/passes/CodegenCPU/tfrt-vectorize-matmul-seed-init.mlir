@@ -77,7 +77,8 @@ func.func @bias_map_rows(%x: tensor<16x1024xf32>, %w: tensor<32x16xf32>, %bias: 
 // -----
 
 // A zero fill as the init: the accumulators start as zero vectors, the
-// fill is gone. With K = 512 (split into K blocks) the init is read.
+// fill is gone. With K = 1024 (above 512, split into K blocks) the init is
+// read.
 // CHECK-LABEL: func.func @fill
 // CHECK-NOT: linalg.fill
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
@@ -94,11 +95,11 @@ func.func @fill(%a: tensor<12x96xf32>, %b: tensor<96x48xf32>) -> tensor<12x48xf3
   return %r : tensor<12x48xf32>
 }
 
-func.func @long_k(%a: tensor<16x512xf32>, %b: tensor<512x64xf32>) -> tensor<16x64xf32> {
+func.func @long_k(%a: tensor<16x1024xf32>, %b: tensor<1024x64xf32>) -> tensor<16x64xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x64xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<16x512xf32>, tensor<512x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x1024xf32>, tensor<1024x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
 }
 
@@ -128,4 +129,34 @@ func.func @rows_outer(%a: tensor<128x128xf32>, %b: tensor<128x512xf32>) -> tenso
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x512xf32>) -> tensor<128x512xf32>
   %r = linalg.matmul ins(%a, %b : tensor<128x128xf32>, tensor<128x512xf32>) outs(%c : tensor<128x512xf32>) -> tensor<128x512xf32>
   return %r : tensor<128x512xf32>
+}
+
+// -----
+
+// 400 columns (a 1x1 conv on a 20x20 map, which tfrt-split-matmul-columns
+// leaves whole when its init is seeded) and K = 384: 8x32 tiles over the
+// first 384 columns, then one column of 8x16 tiles, all starting from the
+// bias; the broadcast pass is gone.
+// CHECK-LABEL: func.func @bias_tail_columns
+// CHECK-NOT: linalg.generic
+// CHECK: %[[MAIN:.*]] = scf.for %{{.*}} = %c0 to %c384 step %c128
+// CHECK: vector.transfer_read %arg2[%{{.*}}], %{{.*}} {in_bounds = [true, true], permutation_map = #{{.*}}} : tensor<32xf32>, vector<8x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c384 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<8x32xf32>)
+// CHECK: scf.for %[[R:.*]] = %c0 to %c32 step %c8 iter_args(%{{.*}} = %[[MAIN]])
+// CHECK: vector.transfer_read %arg2[%[[R]]], %{{.*}} {in_bounds = [true, true], permutation_map = #{{.*}}} : tensor<32xf32>, vector<8x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c384 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<8x16xf32>)
+// CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %c384], %{{.*}} {in_bounds = [true, true]} : tensor<384x400xf32>, vector<1x16xf32>
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[R]], %c384] {in_bounds = [true, true]} : vector<8x16xf32>, tensor<32x400xf32>
+// OFF-LABEL: func.func @bias_tail_columns
+// OFF: linalg.generic
+func.func @bias_tail_columns(%x: tensor<384x400xf32>, %w: tensor<32x384xf32>, %bias: tensor<32xf32>) -> tensor<1x32x20x20xf32> {
+  %e = tensor.empty() : tensor<1x32x20x20xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<32xf32>) outs(%e : tensor<1x32x20x20xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x32x20x20xf32>
+  %c = tensor.collapse_shape %b [[0, 1], [2, 3]] : tensor<1x32x20x20xf32> into tensor<32x400xf32>
+  %m = linalg.matmul ins(%w, %x : tensor<32x384xf32>, tensor<384x400xf32>) outs(%c : tensor<32x400xf32>) -> tensor<32x400xf32>
+  %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 32, 20, 20] : tensor<32x400xf32> into tensor<1x32x20x20xf32>
+  return %ex : tensor<1x32x20x20xf32>
 }
