@@ -77,6 +77,23 @@ def SimplifyGraph : Pass<"tfrt-simplify-graph", "mlir::func::FuncOp"> {
       rest as its epilogue (about one rounding of difference).
     * `graph.transpose` of a constant becomes a constant.
     * `graph.identity` is removed.
+    * Then affine ops by finite constants that broadcast along dimension 1
+      only (one value, or one per channel): `graph.mul`, `graph.add` (either
+      operand order), `graph.sub` and `graph.div` (constant on the right,
+      not zero). A chain of them that is a `graph.conv`'s only user, with
+      constant weight and bias, goes into the conv: `W'[m] = W[m] * s[m]`,
+      `b'[m] = b[m] * s[m] + t[m]` (padding does not matter). A chain
+      whose values only the next op reads, ending in the input of a conv
+      without padding, goes into that conv: with the input
+      `x * s[c] + t[c]`, `W'[m, c, k] = W[m, c, k] * s[c]` and
+      `b'[m] = b[m] + sum over c, k of W[m, c, k] * t[c]` (c ranging over
+      the input channels of m's group). With padding the zeros at the
+      border would not be affine values, so such chains stay; there a
+      `graph.mul` or `graph.div` by a single-element constant of a
+      `graph.mul` or `graph.div` by another that only it reads becomes one
+      `graph.mul` by their product. PP-OCRv4's learnable affine blocks and
+      HardSwish's division by 6 then leave the elementwise epilogues of
+      its convolutions (det: 201 -> 101 elementwise ops).
 
     Before:
     ```mlir

@@ -4,8 +4,10 @@
 // preceding convolution's weights and bias (or turned into a per-channel
 // scale and shift), global average pooling moved before pointwise
 // convolutions, c + c * s factored into c * (s + 1), transposes of
-// constants folded, identities removed. The
-// arithmetic is done in double precision and rounded once to f32.
+// constants folded, identities removed, affine ops by constants folded
+// into the convolutions before and after them, chains of scalings
+// combined. The arithmetic is done in double precision and rounded once
+// to f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -240,6 +242,249 @@ bool factorScaledSum(AddOp add, OpBuilder &b) {
   return false;
 }
 
+/// The values of a finite f32 constant `k` that broadcasts (numpy-style,
+/// right-aligned) onto `type` along dimension 1 only, one per channel of
+/// that dimension (a single element repeated): the per-channel scale or
+/// shift of an affine op on a [N, C, ...] tensor.
+std::optional<SmallVector<double>> perChannel(Value k, RankedTensorType type) {
+  RankedTensorType kType = staticF32(k.getType());
+  if (!kType || type.getRank() < 2 || kType.getRank() > type.getRank())
+    return std::nullopt;
+  int64_t channels = type.getDimSize(1);
+  int64_t offset = type.getRank() - kType.getRank();
+  for (int64_t d = 0; d < kType.getRank(); ++d) {
+    int64_t size = kType.getDimSize(d);
+    if (size != 1 && !(d + offset == 1 && size == channels))
+      return std::nullopt;
+  }
+  std::optional<SmallVector<double>> values = constantF32(k);
+  if (!values || values->empty() ||
+      llvm::any_of(*values, [](double v) { return !std::isfinite(v); }))
+    return std::nullopt;
+  if (values->size() == 1)
+    values->assign(channels, values->front());
+  return values;
+}
+
+/// A per-channel affine map y = x * scale + shift.
+struct ChannelAffine {
+  SmallVector<double> scale, shift;
+};
+
+/// `op` as y = x * scale + shift of its operand `x` of its own type, with
+/// per-channel constants (perChannel) on the other side: graph.mul,
+/// graph.add (either order), graph.sub and graph.div with the constant as
+/// the right operand (a divisor other than zero).
+std::optional<std::pair<Value, ChannelAffine>> channelAffine(Operation *op) {
+  if (!isa_and_nonnull<MulOp, AddOp, SubOp, DivOp>(op))
+    return std::nullopt;
+  RankedTensorType type = staticF32(op->getResult(0).getType());
+  if (!type)
+    return std::nullopt;
+  bool commutative = isa<MulOp, AddOp>(op);
+  for (unsigned i = 0; i < (commutative ? 2u : 1u); ++i) {
+    Value x = op->getOperand(i), k = op->getOperand(1 - i);
+    if (x.getType() != type)
+      continue;
+    std::optional<SmallVector<double>> v = perChannel(k, type);
+    if (!v)
+      continue;
+    int64_t channels = type.getDimSize(1);
+    ChannelAffine a{SmallVector<double>(channels, 1.0),
+                    SmallVector<double>(channels, 0.0)};
+    for (int64_t c = 0; c < channels; ++c) {
+      double e = (*v)[c];
+      if (isa<MulOp>(op))
+        a.scale[c] = e;
+      else if (isa<AddOp>(op))
+        a.shift[c] = e;
+      else if (isa<SubOp>(op))
+        a.shift[c] = -e;
+      else if (e == 0.0)
+        return std::nullopt;
+      else
+        a.scale[c] = 1.0 / e;
+    }
+    return std::make_pair(x, std::move(a));
+  }
+  return std::nullopt;
+}
+
+/// The constant weight and bias of `conv` (a zero bias when it has none).
+std::optional<std::pair<SmallVector<double>, SmallVector<double>>>
+convConstants(ConvOp conv) {
+  RankedTensorType wType = staticF32(conv.getWeight().getType());
+  if (!wType || wType.getRank() < 3)
+    return std::nullopt;
+  auto w = constantF32(conv.getWeight());
+  if (!w)
+    return std::nullopt;
+  int64_t m = wType.getDimSize(0);
+  SmallVector<double> bias(m, 0.0);
+  if (conv.getBias()) {
+    auto cb = constantF32(conv.getBias());
+    if (!cb || static_cast<int64_t>(cb->size()) != m)
+      return std::nullopt;
+    bias = *cb;
+  }
+  return std::make_pair(std::move(*w), std::move(bias));
+}
+
+void setConvConstants(ConvOp conv, ArrayRef<double> w, ArrayRef<double> bias,
+                      OpBuilder &b) {
+  auto wType = cast<RankedTensorType>(conv.getWeight().getType());
+  b.setInsertionPoint(conv);
+  Location loc = conv.getLoc();
+  auto biasType = RankedTensorType::get({wType.getDimSize(0)}, b.getF32Type());
+  Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, w));
+  Value newB = ConstantOp::create(b, loc, biasType, toAttr(biasType, bias));
+  conv.getWeightMutable().assign(newW);
+  if (conv.getBias())
+    conv.getBiasMutable().assign(newB);
+  else
+    conv.getBiasMutable().append(newB);
+}
+
+/// conv -> y = x * s + t (graph.mul/add/sub/div by per-output-channel
+/// constants, the conv's only user)  ==>  conv with W'[m] = W[m] * s[m],
+/// b'[m] = b[m] * s[m] + t[m]; repeated along a chain of such ops (PP-OCRv4
+/// det's learnable affine blocks after each conv).
+bool foldAffineIntoConv(ConvOp conv, OpBuilder &b) {
+  bool changed = false;
+  while (conv->hasOneUse()) {
+    Operation *user = *conv->getUsers().begin();
+    auto affine = channelAffine(user);
+    if (!affine || affine->first != conv.getResult())
+      break;
+    auto constants = convConstants(conv);
+    if (!constants)
+      break;
+    auto &[w, bias] = *constants;
+    int64_t m = bias.size();
+    if (static_cast<int64_t>(affine->second.scale.size()) != m)
+      break;
+    int64_t per = w.size() / m;
+    for (int64_t o = 0; o < m; ++o) {
+      for (int64_t i = 0; i < per; ++i)
+        w[o * per + i] *= affine->second.scale[o];
+      bias[o] = bias[o] * affine->second.scale[o] + affine->second.shift[o];
+    }
+    setConvConstants(conv, w, bias, b);
+    conv->setLoc(b.getFusedLoc({conv.getLoc(), user->getLoc()}));
+    user->getResult(0).replaceAllUsesWith(conv.getResult());
+    user->erase();
+    changed = true;
+  }
+  return changed;
+}
+
+/// y = x * s + t (per-input-channel constants, a chain of graph.mul/add/
+/// sub/div whose every value only the next reads) -> conv without padding
+///   ==>  conv of x with W'[m, c, k] = W[m, c, k] * s[c] and
+///        b'[m] = b[m] + sum over c, k of W[m, c, k] * t[c].
+/// Without padding every input the conv reads is an affine value (with
+/// padding, the zeros at the border would not be). PP-OCRv4 det's 1x1
+/// convs then take the learnable affine block and the division by 6 of the
+/// HardSwish before them.
+bool foldAffineIntoConvInput(ConvOp conv, OpBuilder &b) {
+  if (llvm::any_of(conv.getPads(), [](int64_t p) { return p != 0; }))
+    return false;
+  RankedTensorType xType = staticF32(conv.getInput().getType());
+  RankedTensorType wType = staticF32(conv.getWeight().getType());
+  if (!xType || !wType || xType.getRank() != wType.getRank() ||
+      conv.getGroup() < 1)
+    return false;
+  int64_t channels = xType.getDimSize(1), m = wType.getDimSize(0);
+  int64_t group = conv.getGroup(), perGroupIn = wType.getDimSize(1);
+  if (channels != group * perGroupIn || m % group)
+    return false;
+  // conv input = x * scale + shift, composed from the conv outwards.
+  ChannelAffine total{SmallVector<double>(channels, 1.0),
+                      SmallVector<double>(channels, 0.0)};
+  Value x = conv.getInput();
+  SmallVector<Operation *> chain;
+  while (x.hasOneUse()) {
+    auto affine = channelAffine(x.getDefiningOp());
+    if (!affine)
+      break;
+    for (int64_t c = 0; c < channels; ++c) {
+      total.shift[c] += total.scale[c] * affine->second.shift[c];
+      total.scale[c] *= affine->second.scale[c];
+    }
+    chain.push_back(x.getDefiningOp());
+    x = affine->first;
+  }
+  if (chain.empty())
+    return false;
+  auto constants = convConstants(conv);
+  if (!constants)
+    return false;
+  auto &[w, bias] = *constants;
+  int64_t per = w.size() / (m * perGroupIn), outPerGroup = m / group;
+  for (int64_t o = 0; o < m; ++o) {
+    double sum = 0.0;
+    for (int64_t j = 0; j < perGroupIn; ++j) {
+      int64_t c = (o / outPerGroup) * perGroupIn + j;
+      for (int64_t k = 0; k < per; ++k) {
+        double &wv = w[(o * perGroupIn + j) * per + k];
+        sum += wv * total.shift[c];
+        wv *= total.scale[c];
+      }
+    }
+    bias[o] += sum;
+  }
+  setConvConstants(conv, w, bias, b);
+  SmallVector<Location> locs = {conv.getLoc()};
+  for (Operation *op : chain)
+    locs.push_back(op->getLoc());
+  conv->setLoc(b.getFusedLoc(locs));
+  conv.getInputMutable().assign(x);
+  for (Operation *op : chain)
+    op->erase();
+  return true;
+}
+
+/// mul/div(mul/div(x, k1), k2) with single-element constants k1, k2 and an
+/// inner result only the outer op reads  ==>  mul(x, k) with k = k1 * k2
+/// (or the quotients): HardSwish's division by 6 and the scale of the
+/// learnable affine block after it become one multiplication.
+bool combineScalings(Operation *outer, OpBuilder &b) {
+  auto factor = [](Operation *op) -> std::optional<std::pair<Value, double>> {
+    if (!isa_and_nonnull<MulOp, DivOp>(op))
+      return std::nullopt;
+    RankedTensorType type = staticF32(op->getResult(0).getType());
+    if (!type)
+      return std::nullopt;
+    for (unsigned i = 0; i < (isa<MulOp>(op) ? 2u : 1u); ++i) {
+      Value x = op->getOperand(i), k = op->getOperand(1 - i);
+      auto v = constantF32(k);
+      if (x.getType() != type || !v || v->size() != 1 ||
+          !std::isfinite(v->front()) || (isa<DivOp>(op) && v->front() == 0.0))
+        continue;
+      return std::make_pair(x, isa<DivOp>(op) ? 1.0 / v->front() : v->front());
+    }
+    return std::nullopt;
+  };
+  auto o = factor(outer);
+  if (!o)
+    return false;
+  Operation *innerOp = o->first.getDefiningOp();
+  auto i = factor(innerOp);
+  if (!i || !innerOp->hasOneUse())
+    return false;
+  b.setInsertionPoint(outer);
+  Location loc = b.getFusedLoc({innerOp->getLoc(), outer->getLoc()});
+  auto scalar = RankedTensorType::get({}, b.getF32Type());
+  Value k = ConstantOp::create(b, loc, scalar,
+                               toAttr(scalar, {o->second * i->second}));
+  Value result =
+      MulOp::create(b, loc, outer->getResult(0).getType(), i->first, k);
+  outer->getResult(0).replaceAllUsesWith(result);
+  outer->erase();
+  innerOp->erase();
+  return true;
+}
+
 /// transpose(constant)  ==>  constant.
 bool foldTranspose(TransposeOp op, OpBuilder &b) {
   DenseElementsAttr attr;
@@ -310,6 +555,34 @@ struct SimplifyGraphPass
           id.getResult().replaceAllUsesWith(id.getInput());
           id.erase();
         }
+      }
+    }
+    // Then affine ops by constants after and before convolutions go into
+    // the weights (batch norms above became conv weights or such ops), and
+    // what stays of them in chains of scalings is combined (see Passes.td).
+    SmallVector<ConvOp> convs;
+    getOperation().walk([&](ConvOp conv) { convs.push_back(conv); });
+    for (ConvOp conv : convs)
+      (void)foldAffineIntoConv(conv, b);
+    for (ConvOp conv : convs)
+      (void)foldAffineIntoConvInput(conv, b);
+    SmallVector<Operation *> scalings;
+    getOperation().walk([&](Operation *op) {
+      if (isa<MulOp, DivOp>(op))
+        scalings.push_back(op);
+    });
+    // In program order (an inner op before its outer one), skipping the
+    // ops that a combination erased.
+    DenseSet<Operation *> erased;
+    for (Operation *op : scalings) {
+      if (erased.contains(op))
+        continue;
+      Operation *inner = op->getOperand(0).getDefiningOp();
+      Operation *inner1 = op->getOperand(1).getDefiningOp();
+      if (combineScalings(op, b)) {
+        erased.insert(op);
+        erased.insert(inner);
+        erased.insert(inner1);
       }
     }
     // Weights replaced above are dead now.

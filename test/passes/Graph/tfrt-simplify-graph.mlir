@@ -186,3 +186,102 @@ func.func @scaled_sum_stays(%c: tensor<1x4x3x3xf32>, %s: tensor<1x4x1x1xf32>, %t
   %y2 = graph.add %c, %m2 : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
   return %y, %m, %y2 : tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>
 }
+
+// -----
+
+// Affine ops by per-output-channel constants after a conv (its only user,
+// in a chain; padded or not) go into its weights and bias:
+// W' = W * [2, 3], b' = ([1, -1] * [2, 3] - 1) + [0.5, 0.25] = [1.5, -3.75].
+// CHECK-LABEL: func.func @conv_affine_after
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[}}{{\[}}{{\[}}[2.000000e+00, 2.000000e+00, 2.000000e+00]]], {{\[}}{{\[}}[6.000000e+00, 6.000000e+00, 6.000000e+00]]]]> : tensor<2x1x1x3xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<[1.500000e+00, -3.750000e+00]> : tensor<2xf32>
+// CHECK: %[[C:.*]] = graph.conv %arg0, %[[W]], %[[B]]
+// CHECK-NOT: graph.mul
+// CHECK-NOT: graph.sub
+// CHECK-NOT: graph.add
+// CHECK: return %[[C]]
+func.func @conv_affine_after(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = graph.constant dense<[[[[1.0, 1.0, 1.0]]], [[[2.0, 2.0, 2.0]]]]> : tensor<2x1x1x3xf32>
+  %b = graph.constant dense<[1.0, -1.0]> : tensor<2xf32>
+  %s = graph.constant dense<[[[2.0]], [[3.0]]]> : tensor<2x1x1xf32>
+  %one = graph.constant dense<1.0> : tensor<f32>
+  %t = graph.constant dense<[[[[0.5]], [[0.25]]]]> : tensor<1x2x1x1xf32>
+  %c = graph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 1, 0, 1>, strides = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>, tensor<2x1x1x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %m = graph.mul %c, %s : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %d = graph.sub %m, %one : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %y = graph.add %t, %d : (tensor<1x2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// An affine chain before an unpadded conv goes into its weights and bias:
+// input = x / 2 + [1, 3], so W' = [4, 5] / 2 = [2, 2.5] and
+// b' = 4 * 1 + 5 * 3 = 19 (the conv had no bias).
+// CHECK-LABEL: func.func @conv_affine_input
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[}}{{\[}}{{\[}}[2.000000e+00]], {{\[}}[2.500000e+00]]]]> : tensor<1x2x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<1.900000e+01> : tensor<1xf32>
+// CHECK: %[[C:.*]] = graph.conv %arg0, %[[W]], %[[B]]
+// CHECK-NOT: graph.div
+// CHECK-NOT: graph.add
+// CHECK: return %[[C]]
+func.func @conv_affine_input(%x: tensor<1x2x4x4xf32>) -> tensor<1x1x4x4xf32> {
+  %w = graph.constant dense<[[[[4.0]], [[5.0]]]]> : tensor<1x2x1x1xf32>
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %t = graph.constant dense<[[[[1.0]], [[3.0]]]]> : tensor<1x2x1x1xf32>
+  %q = graph.div %x, %two : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %a = graph.add %q, %t : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %c = graph.conv %a, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x1x4x4xf32>
+  return %c : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// A grouped (depthwise) conv without padding: each output channel's
+// weights scale by its own input channel's factor, [2, 10].
+// CHECK-LABEL: func.func @depthwise_affine_input
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[}}{{\[}}{{\[}}[2.000000e+00, 4.000000e+00]]], {{\[}}{{\[}}[3.000000e+01, 4.000000e+01]]]]> : tensor<2x1x1x2xf32>
+// CHECK: graph.conv %arg0, %[[W]]
+// CHECK-NOT: graph.mul
+func.func @depthwise_affine_input(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x3xf32> {
+  %w = graph.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
+  %b = graph.constant dense<[0.0, 0.0]> : tensor<2xf32>
+  %s = graph.constant dense<[[[[2.0]], [[10.0]]]]> : tensor<1x2x1x1xf32>
+  %m = graph.mul %s, %x : (tensor<1x2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c = graph.conv %m, %w, %b {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x2x4x3xf32>
+  return %c : tensor<1x2x4x3xf32>
+}
+
+// -----
+
+// Left alone: an affine input of a padded conv (the zeros at the border
+// are not affine values), a conv output with a second user, and a
+// division by zero. The division by 6 and the scale by 3 before the padded
+// conv become one multiplication by 0.5.
+// CHECK-LABEL: func.func @affine_stays
+// CHECK-DAG: %[[HALF:.*]] = graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK: %[[M:.*]] = graph.mul %arg0, %[[HALF]]
+// CHECK: %[[A:.*]] = graph.add %[[M]], %{{.*}}
+// CHECK: %[[C:.*]] = graph.conv %[[A]], %{{.*}}, %{{.*}} {{.*}}pads = array<i64: 1, 1, 1, 1>
+// CHECK: %[[C2:.*]] = graph.conv %[[C]], %{{.*}}, %{{.*}} {{.*}}pads = array<i64: 0, 0, 0, 0>
+// CHECK: %[[S:.*]] = graph.mul %[[C2]], %{{.*}}
+// CHECK: %[[C3:.*]] = graph.conv %arg0
+// CHECK: %[[D:.*]] = graph.div %[[C3]], %{{.*}}
+// CHECK: return %[[S]], %[[C2]], %[[D]]
+func.func @affine_stays(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>) {
+  %w3 = graph.constant dense<1.0> : tensor<1x1x3x3xf32>
+  %w1 = graph.constant dense<[[[[2.0]]]]> : tensor<1x1x1x1xf32>
+  %b = graph.constant dense<[1.0]> : tensor<1xf32>
+  %six = graph.constant dense<6.0> : tensor<f32>
+  %three = graph.constant dense<3.0> : tensor<1xf32>
+  %zero = graph.constant dense<0.0> : tensor<f32>
+  %q = graph.div %x, %six : (tensor<1x1x4x4xf32>, tensor<f32>) -> tensor<1x1x4x4xf32>
+  %m = graph.mul %q, %three : (tensor<1x1x4x4xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
+  %a = graph.add %m, %three : (tensor<1x1x4x4xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
+  %c = graph.conv %a, %w3, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
+  %c2 = graph.conv %c, %w1, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
+  %s = graph.mul %c2, %three : (tensor<1x1x4x4xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
+  %c3 = graph.conv %x, %w1, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
+  %d = graph.div %c3, %zero : (tensor<1x1x4x4xf32>, tensor<f32>) -> tensor<1x1x4x4xf32>
+  return %s, %c2, %d : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>
+}
