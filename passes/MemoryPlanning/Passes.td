@@ -181,8 +181,11 @@ def LowerCopies : Pass<"tfrt-lower-copies", "mlir::func::FuncOp"> {
     runner utilities, which generated objects must not depend on. This pass
     rewrites every `memref.copy` into an equivalent `linalg.copy`, which
     lowers to plain loops. A copy of a buffer onto itself (the same value
-    as source and target, what bufferizing an in-place `tensor.insert_slice`
-    leaves, e.g. for each border slab of a padded input) is erased.
+    as source and target, or `memref.expand_shape`/`memref.collapse_shape`
+    views of the same value: what bufferizing an in-place
+    `tensor.insert_slice` leaves, e.g. for each border slab of a padded
+    input, or for each chunk of a 1x1 conv written through the collapse of
+    its output slice) is erased.
 
     Before:
     ```mlir

@@ -294,6 +294,20 @@ Operation *lastUserBefore(Value buffer, Operation *before, Block &block) {
   return last;
 }
 
+/// `v` with its expand_shape and collapse_shape views taken off: those keep
+/// the address and the order of the elements.
+Value reshapedFrom(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
+      v = e.getSrc();
+    else if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
+      v = c.getSrc();
+    else
+      break;
+  }
+  return v;
+}
+
 struct LowerCopiesPass : public tfrt::impl::LowerCopiesBase<LowerCopiesPass> {
   using LowerCopiesBase::LowerCopiesBase;
 
@@ -311,8 +325,11 @@ struct LowerCopiesPass : public tfrt::impl::LowerCopiesBase<LowerCopiesPass> {
     for (memref::CopyOp c : copies) {
       // A buffer copied onto itself (what bufferizing an in-place
       // tensor.insert_slice leaves, e.g. each border slab of a padded
-      // input) does nothing: no loop, no launch.
-      if (c.getSource() == c.getTarget()) {
+      // input, or a chunk of a 1x1 conv written through the collapse of
+      // its output slice and inserted back through the expand) does
+      // nothing: no loop, no launch. Both sides have the same shape, so
+      // reshapes of one buffer address the same elements in the same order.
+      if (reshapedFrom(c.getSource()) == reshapedFrom(c.getTarget())) {
         rewriter.eraseOp(c);
         continue;
       }
