@@ -78,47 +78,64 @@ RankedTensorType staticF32(Type t) {
   return r;
 }
 
-/// conv -> batch_norm  ==>  conv with scaled weights and a new bias.
-bool foldIntoConv(BatchNormOp bn, OpBuilder &b) {
-  auto conv = bn.getInput().getDefiningOp<ConvOp>();
-  if (!conv || !conv->hasOneUse())
-    return false;
+/// The constant weight and bias of `conv` (a zero bias when it has none).
+std::optional<std::pair<SmallVector<double>, SmallVector<double>>>
+convConstants(ConvOp conv) {
   RankedTensorType wType = staticF32(conv.getWeight().getType());
-  RankedTensorType outType = staticF32(bn.getType());
-  if (!wType || !outType || outType.getRank() < 2)
-    return false;
-  int64_t m = wType.getDimSize(0);
-  if (outType.getDimSize(1) != m)
-    return false;
+  if (!wType || wType.getRank() < 3)
+    return std::nullopt;
   auto w = constantF32(conv.getWeight());
   if (!w)
-    return false;
+    return std::nullopt;
+  int64_t m = wType.getDimSize(0);
   SmallVector<double> bias(m, 0.0);
   if (conv.getBias()) {
     auto cb = constantF32(conv.getBias());
     if (!cb || static_cast<int64_t>(cb->size()) != m)
-      return false;
+      return std::nullopt;
     bias = *cb;
   }
-  std::optional<BnAffine> a = bnAffine(bn, m);
-  if (!a)
-    return false;
-  int64_t per = wType.getNumElements() / m;
-  for (int64_t o = 0; o < m; ++o) {
-    for (int64_t i = 0; i < per; ++i)
-      (*w)[o * per + i] *= a->scale[o];
-    bias[o] = bias[o] * a->scale[o] + a->shift[o];
-  }
+  return std::make_pair(std::move(*w), std::move(bias));
+}
+
+void setConvConstants(ConvOp conv, ArrayRef<double> w, ArrayRef<double> bias,
+                      OpBuilder &b) {
+  auto wType = cast<RankedTensorType>(conv.getWeight().getType());
   b.setInsertionPoint(conv);
   Location loc = conv.getLoc();
-  auto biasType = RankedTensorType::get({m}, b.getF32Type());
-  Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, *w));
+  auto biasType = RankedTensorType::get({wType.getDimSize(0)}, b.getF32Type());
+  Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, w));
   Value newB = ConstantOp::create(b, loc, biasType, toAttr(biasType, bias));
   conv.getWeightMutable().assign(newW);
   if (conv.getBias())
     conv.getBiasMutable().assign(newB);
   else
     conv.getBiasMutable().append(newB);
+}
+
+/// conv -> batch_norm  ==>  conv with scaled weights and a new bias.
+bool foldIntoConv(BatchNormOp bn, OpBuilder &b) {
+  auto conv = bn.getInput().getDefiningOp<ConvOp>();
+  if (!conv || !conv->hasOneUse())
+    return false;
+  RankedTensorType outType = staticF32(bn.getType());
+  auto constants = convConstants(conv);
+  if (!outType || outType.getRank() < 2 || !constants)
+    return false;
+  auto &[w, bias] = *constants;
+  int64_t m = bias.size();
+  if (outType.getDimSize(1) != m)
+    return false;
+  std::optional<BnAffine> a = bnAffine(bn, m);
+  if (!a)
+    return false;
+  int64_t per = w.size() / m;
+  for (int64_t o = 0; o < m; ++o) {
+    for (int64_t i = 0; i < per; ++i)
+      w[o * per + i] *= a->scale[o];
+    bias[o] = bias[o] * a->scale[o] + a->shift[o];
+  }
+  setConvConstants(conv, w, bias, b);
   conv.getResult().setType(bn.getType());
   // The batch norm's location names the node the value now comes from.
   conv->setLoc(b.getFusedLoc({conv.getLoc(), bn.getLoc()}));
@@ -308,41 +325,6 @@ std::optional<std::pair<Value, ChannelAffine>> channelAffine(Operation *op) {
     return std::make_pair(x, std::move(a));
   }
   return std::nullopt;
-}
-
-/// The constant weight and bias of `conv` (a zero bias when it has none).
-std::optional<std::pair<SmallVector<double>, SmallVector<double>>>
-convConstants(ConvOp conv) {
-  RankedTensorType wType = staticF32(conv.getWeight().getType());
-  if (!wType || wType.getRank() < 3)
-    return std::nullopt;
-  auto w = constantF32(conv.getWeight());
-  if (!w)
-    return std::nullopt;
-  int64_t m = wType.getDimSize(0);
-  SmallVector<double> bias(m, 0.0);
-  if (conv.getBias()) {
-    auto cb = constantF32(conv.getBias());
-    if (!cb || static_cast<int64_t>(cb->size()) != m)
-      return std::nullopt;
-    bias = *cb;
-  }
-  return std::make_pair(std::move(*w), std::move(bias));
-}
-
-void setConvConstants(ConvOp conv, ArrayRef<double> w, ArrayRef<double> bias,
-                      OpBuilder &b) {
-  auto wType = cast<RankedTensorType>(conv.getWeight().getType());
-  b.setInsertionPoint(conv);
-  Location loc = conv.getLoc();
-  auto biasType = RankedTensorType::get({wType.getDimSize(0)}, b.getF32Type());
-  Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, w));
-  Value newB = ConstantOp::create(b, loc, biasType, toAttr(biasType, bias));
-  conv.getWeightMutable().assign(newW);
-  if (conv.getBias())
-    conv.getBiasMutable().assign(newB);
-  else
-    conv.getBiasMutable().append(newB);
 }
 
 /// conv -> y = x * s + t (graph.mul/add/sub/div by per-output-channel

@@ -232,23 +232,28 @@ struct PlanWorkspacePass
   }
 };
 
-/// The buffer a memref value views, following subviews and casts but not
-/// memref.view (every planned temporary is a view of the one workspace).
-Value viewedBuffer(Value v) {
+/// `v` with its views taken off: expand_shape and collapse_shape (which
+/// keep the address and the order of the elements) and, with `slices`,
+/// subviews and casts too; never memref.view (every planned temporary is a
+/// view of the one workspace).
+Value stripViews(Value v, bool slices) {
   while (Operation *def = v.getDefiningOp()) {
-    if (auto sv = dyn_cast<memref::SubViewOp>(def))
-      v = sv.getSource();
-    else if (auto c = dyn_cast<memref::CastOp>(def))
-      v = c.getSource();
-    else if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
+    if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
       v = e.getSrc();
     else if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
       v = c.getSrc();
+    else if (auto sv = dyn_cast<memref::SubViewOp>(def); sv && slices)
+      v = sv.getSource();
+    else if (auto c = dyn_cast<memref::CastOp>(def); c && slices)
+      v = c.getSource();
     else
       break;
   }
   return v;
 }
+
+/// The buffer a memref value views.
+Value viewedBuffer(Value v) { return stripViews(v, /*slices=*/true); }
 
 /// The value a top-level op fills all of `buffer` with: a linalg.fill of
 /// it, or a linalg.map without inputs yielding a value defined outside.
@@ -294,20 +299,6 @@ Operation *lastUserBefore(Value buffer, Operation *before, Block &block) {
   return last;
 }
 
-/// `v` with its expand_shape and collapse_shape views taken off: those keep
-/// the address and the order of the elements.
-Value reshapedFrom(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
-      v = e.getSrc();
-    else if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
-      v = c.getSrc();
-    else
-      break;
-  }
-  return v;
-}
-
 struct LowerCopiesPass : public tfrt::impl::LowerCopiesBase<LowerCopiesPass> {
   using LowerCopiesBase::LowerCopiesBase;
 
@@ -329,7 +320,8 @@ struct LowerCopiesPass : public tfrt::impl::LowerCopiesBase<LowerCopiesPass> {
       // its output slice and inserted back through the expand) does
       // nothing: no loop, no launch. Both sides have the same shape, so
       // reshapes of one buffer address the same elements in the same order.
-      if (reshapedFrom(c.getSource()) == reshapedFrom(c.getTarget())) {
+      if (stripViews(c.getSource(), /*slices=*/false) ==
+          stripViews(c.getTarget(), /*slices=*/false)) {
         rewriter.eraseOp(c);
         continue;
       }
