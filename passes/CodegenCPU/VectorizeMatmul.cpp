@@ -323,6 +323,33 @@ std::optional<PackSite> packSite(linalg::MatmulOp op, int64_t m) {
   return site;
 }
 
+/// The only other user of `arg` (the shared output of `loop`), when it is
+/// a tensor.parallel_insert_slice that writes back the very slice `slice`
+/// extracted and the chunks' slices together cover the whole output (a
+/// static one): then every chunk writes its slice before any reads it, and
+/// nothing else reads the shared output. Null otherwise.
+tensor::ParallelInsertSliceOp wholeOutputInsert(scf::ForallOp loop,
+                                                BlockArgument arg,
+                                                tensor::ExtractSliceOp slice) {
+  tensor::ParallelInsertSliceOp insert;
+  for (OpOperand &use : arg.getUses()) {
+    if (use.getOwner() == slice.getOperation())
+      continue;
+    auto p = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+    if (!p || insert)
+      return {};
+    insert = p;
+  }
+  int64_t trips = tfrt::staticTripCount(loop).value_or(0);
+  auto shared = cast<RankedTensorType>(arg.getType());
+  if (!insert || insert.getMixedOffsets() != slice.getMixedOffsets() ||
+      insert.getMixedSizes() != slice.getMixedSizes() ||
+      !slice.getType().hasStaticShape() || !shared.hasStaticShape() ||
+      slice.getType().getNumElements() * trips != shared.getNumElements())
+    return {};
+  return insert;
+}
+
 /// The scalar the init of `op` is filled with, when the init is a
 /// linalg.fill or a slice of the shared output of the enclosing scf.forall
 /// whose init is one. `forallInit` is then the forall's operand that
@@ -352,28 +379,10 @@ std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
   if (!fill)
     return std::nullopt;
   FillInit r{fill.getInputs()[0], nullptr, Value()};
-  // The chunks together write all of the shared output, each the slice
-  // it extracted (so none reads an element before writing it).
-  auto insert = [&]() -> tensor::ParallelInsertSliceOp {
-    tensor::ParallelInsertSliceOp found;
-    for (OpOperand &use : arg.getUses()) {
-      if (use.getOwner() == slice.getOperation())
-        continue;
-      auto p = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
-      if (!p || found)
-        return {};
-      found = p;
-    }
-    return found;
-  }();
-  int64_t trips = tfrt::staticTripCount(loop).value_or(0);
-  auto sharedType = cast<RankedTensorType>(arg.getType());
-  if (insert && insert.getSource() == op->getResult(0) &&
-      insert.getMixedOffsets() == slice.getMixedOffsets() &&
-      insert.getMixedSizes() == slice.getMixedSizes() &&
-      slice.getType().hasStaticShape() && sharedType.hasStaticShape() &&
-      slice.getType().getNumElements() * trips == sharedType.getNumElements() &&
-      fill->hasOneUse())
+  // The chunks write all of the shared output (so none reads an element
+  // before writing it), each this matmul's result.
+  tensor::ParallelInsertSliceOp insert = wholeOutputInsert(loop, arg, slice);
+  if (insert && insert.getSource() == op->getResult(0) && fill->hasOneUse())
     r.forallInit = operand;
   return r;
 }
@@ -1090,25 +1099,10 @@ std::optional<tfrt::RowInit> tfrt::matchRowInit(linalg::MatmulOp op) {
     // The chunks may split any dimension: the value the producer writes
     // depends on the row only (the rows of a 1x1 conv's chunk of output
     // rows of the map start from the same biases as the whole map's).
-    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-    r.offset = offsets[rowDim];
+    r.offset = slice.getMixedOffsets()[rowDim];
     // The chunks together write all of the shared output, each the slice
     // it extracted, and nothing else reads it.
-    tensor::ParallelInsertSliceOp insert;
-    for (OpOperand &use : arg.getUses()) {
-      if (use.getOwner() == slice.getOperation())
-        continue;
-      auto p = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
-      if (!p || insert)
-        return std::nullopt;
-      insert = p;
-    }
-    int64_t trips = tfrt::staticTripCount(loop).value_or(0);
-    auto shared = cast<RankedTensorType>(arg.getType());
-    if (!insert || insert.getMixedOffsets() != offsets ||
-        insert.getMixedSizes() != slice.getMixedSizes() ||
-        !shared.hasStaticShape() ||
-        slice.getType().getNumElements() * trips != shared.getNumElements())
+    if (!wholeOutputInsert(loop, arg, slice))
       return std::nullopt;
     operand = loop.getTiedOpOperand(arg);
     v = operand->get();
