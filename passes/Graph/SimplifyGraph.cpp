@@ -332,32 +332,49 @@ std::optional<std::pair<Value, ChannelAffine>> channelAffine(Operation *op) {
 /// b'[m] = b[m] * s[m] + t[m]; repeated along a chain of such ops (PP-OCRv4
 /// det's learnable affine blocks after each conv).
 bool foldAffineIntoConv(ConvOp conv, OpBuilder &b) {
-  bool changed = false;
-  while (conv->hasOneUse()) {
-    Operation *user = *conv->getUsers().begin();
+  RankedTensorType wType = staticF32(conv.getWeight().getType());
+  if (!wType)
+    return false;
+  int64_t m = wType.getDimSize(0);
+  // The chain's map composed: conv output * scale + shift.
+  ChannelAffine total{SmallVector<double>(m, 1.0), SmallVector<double>(m, 0.0)};
+  SmallVector<Operation *> chain;
+  Value v = conv.getResult();
+  while (v.hasOneUse()) {
+    Operation *user = *v.getUsers().begin();
     auto affine = channelAffine(user);
-    if (!affine || affine->first != conv.getResult())
+    if (!affine || affine->first != v ||
+        static_cast<int64_t>(affine->second.scale.size()) != m)
       break;
-    auto constants = convConstants(conv);
-    if (!constants)
-      break;
-    auto &[w, bias] = *constants;
-    int64_t m = bias.size();
-    if (static_cast<int64_t>(affine->second.scale.size()) != m)
-      break;
-    int64_t per = w.size() / m;
     for (int64_t o = 0; o < m; ++o) {
-      for (int64_t i = 0; i < per; ++i)
-        w[o * per + i] *= affine->second.scale[o];
-      bias[o] = bias[o] * affine->second.scale[o] + affine->second.shift[o];
+      total.scale[o] *= affine->second.scale[o];
+      total.shift[o] =
+          total.shift[o] * affine->second.scale[o] + affine->second.shift[o];
     }
-    setConvConstants(conv, w, bias, b);
-    conv->setLoc(b.getFusedLoc({conv.getLoc(), user->getLoc()}));
-    user->getResult(0).replaceAllUsesWith(conv.getResult());
-    user->erase();
-    changed = true;
+    chain.push_back(user);
+    v = user->getResult(0);
   }
-  return changed;
+  if (chain.empty())
+    return false;
+  auto constants = convConstants(conv);
+  if (!constants || static_cast<int64_t>(constants->second.size()) != m)
+    return false;
+  auto &[w, bias] = *constants;
+  int64_t per = w.size() / m;
+  for (int64_t o = 0; o < m; ++o) {
+    for (int64_t i = 0; i < per; ++i)
+      w[o * per + i] *= total.scale[o];
+    bias[o] = bias[o] * total.scale[o] + total.shift[o];
+  }
+  setConvConstants(conv, w, bias, b);
+  SmallVector<Location> locs = {conv.getLoc()};
+  for (Operation *op : chain)
+    locs.push_back(op->getLoc());
+  conv->setLoc(b.getFusedLoc(locs));
+  v.replaceAllUsesWith(conv.getResult());
+  for (Operation *op : llvm::reverse(chain))
+    op->erase();
+  return true;
 }
 
 /// y = x * s + t (per-input-channel constants, a chain of graph.mul/add/
