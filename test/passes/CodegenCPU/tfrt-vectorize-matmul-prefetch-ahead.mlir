@@ -51,10 +51,10 @@ func.func @stream(%a: tensor<16x16xf32>, %b: tensor<16x4096xf32>) -> tensor<16x4
 // 48 rows in cache tiles of 16 with the columns outermost (the left
 // operand stays in L1): only the first 8 rows of the first tile of each
 // block of columns prefetch; the tiles of rows 16-47 find the columns in
-// cache.
+// cache. (K = 16 and 48 >= 2K rows: blocks of 1024 columns.)
 // CHECK-LABEL: func.func @columns_outer
 // FAR-LABEL: func.func @columns_outer
-// CHECK: scf.for %{{.*}} = %c0 to %c4096 step %c256
+// CHECK: scf.for %{{.*}} = %c0 to %c4096 step %c1024
 // CHECK: vector.transfer_read %arg0[%c0,
 // CHECK-COUNT-2: memref.prefetch
 // CHECK: vector.transfer_read %arg0[%c8,

@@ -160,3 +160,33 @@ func.func @bias_tail_columns(%x: tensor<384x400xf32>, %w: tensor<32x384xf32>, %b
   %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 32, 20, 20] : tensor<32x400xf32> into tensor<1x32x20x20xf32>
   return %ex : tensor<1x32x20x20xf32>
 }
+
+// -----
+
+// Few input channels and at least twice as many output channels per chunk
+// (K = 12, 32 rows): blocks of 1024 columns instead of 256, so that each
+// output channel's block streams out in 4 KiB runs. @bias above (K = 16,
+// 16 rows) keeps 256.
+// CHECK-LABEL: func.func @wide_blocks
+// CHECK: scf.forall (%{{.*}}) = (0) to (96) step (32) shared_outs
+// CHECK: scf.for %{{.*}} = %c0 to %c2048 step %c1024
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c12 step %c1 iter_args
+func.func @wide_blocks(%x: tensor<12x2048xf32>, %w: tensor<96x12xf32>, %bias: tensor<96xf32>) -> tensor<1x96x32x64xf32> {
+  %e = tensor.empty() : tensor<1x96x32x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<96xf32>) outs(%e : tensor<1x96x32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x96x32x64xf32>
+  %r = scf.forall (%i) = (0) to (96) step (32) shared_outs(%o = %b) -> (tensor<1x96x32x64xf32>) {
+    %ws = tensor.extract_slice %w[%i, 0] [32, 12] [1, 1] : tensor<96x12xf32> to tensor<32x12xf32>
+    %os = tensor.extract_slice %o[0, %i, 0, 0] [1, 32, 32, 64] [1, 1, 1, 1] : tensor<1x96x32x64xf32> to tensor<1x32x32x64xf32>
+    %c = tensor.collapse_shape %os [[0, 1], [2, 3]] : tensor<1x32x32x64xf32> into tensor<32x2048xf32>
+    %m = linalg.matmul ins(%ws, %x : tensor<32x12xf32>, tensor<12x2048xf32>) outs(%c : tensor<32x2048xf32>) -> tensor<32x2048xf32>
+    %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 32, 32, 64] : tensor<32x2048xf32> into tensor<1x32x32x64xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %ex into %o[0, %i, 0, 0] [1, 32, 32, 64] [1, 1, 1, 1] : tensor<1x32x32x64xf32> into tensor<1x96x32x64xf32>
+    }
+  }
+  return %r : tensor<1x96x32x64xf32>
+}
