@@ -1140,7 +1140,7 @@ std::optional<tfrt::RowInit> tfrt::matchRowInit(linalg::MatmulOp op) {
     AffineMap in =
         generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
     auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-    if (in.getNumResults() != 1 || !in.getResult(0).isFunctionOfDim(rowDim) ||
+    if (in.getNumResults() != 1 ||
         in.getResult(0) != getAffineDimExpr(rowDim, op.getContext()) ||
         yield.getNumOperands() != 1 ||
         yield.getOperand(0) != generic.getBody()->getArgument(0))

@@ -50,10 +50,13 @@ DenseElementsAttr toAttr(RankedTensorType type, ArrayRef<double> values) {
 
 /// Per-channel scale s = gamma / sqrt(var + eps) and shift t = beta - mean*s
 /// of a batch norm whose statistics are constant vectors of length C.
-struct BnAffine {
+/// A per-channel affine map y = x * scale + shift.
+struct ChannelAffine {
   SmallVector<double> scale, shift;
 };
-std::optional<BnAffine> bnAffine(BatchNormOp bn, int64_t channels) {
+
+/// A batch norm's per-channel affine map.
+std::optional<ChannelAffine> bnAffine(BatchNormOp bn, int64_t channels) {
   auto gamma = constantF32(bn.getScale()), beta = constantF32(bn.getBias());
   auto mean = constantF32(bn.getMean()), var = constantF32(bn.getVariance());
   if (!gamma || !beta || !mean || !var)
@@ -61,7 +64,7 @@ std::optional<BnAffine> bnAffine(BatchNormOp bn, int64_t channels) {
   for (auto *v : {&*gamma, &*beta, &*mean, &*var})
     if (static_cast<int64_t>(v->size()) != channels)
       return std::nullopt;
-  BnAffine a;
+  ChannelAffine a;
   double eps = bn.getEpsilon().convertToFloat();
   for (int64_t c = 0; c < channels; ++c) {
     double s = (*gamma)[c] / std::sqrt((*var)[c] + eps);
@@ -113,29 +116,48 @@ void setConvConstants(ConvOp conv, ArrayRef<double> w, ArrayRef<double> bias,
     conv.getBiasMutable().append(newB);
 }
 
+/// The output of `conv` followed by y = x * scale[m] + shift[m] per output
+/// channel  ==>  W'[m] = W[m] * scale[m], b'[m] = b[m] * scale[m] +
+/// shift[m]. False, changing nothing, unless the weights and bias are
+/// constants of scale.size() output channels.
+bool scaleConvOutputs(ConvOp conv, ArrayRef<double> scale,
+                      ArrayRef<double> shift, OpBuilder &b) {
+  auto constants = convConstants(conv);
+  int64_t m = scale.size();
+  if (!constants || static_cast<int64_t>(constants->second.size()) != m)
+    return false;
+  auto &[w, bias] = *constants;
+  int64_t per = w.size() / m;
+  for (int64_t o = 0; o < m; ++o) {
+    for (int64_t i = 0; i < per; ++i)
+      w[o * per + i] *= scale[o];
+    bias[o] = bias[o] * scale[o] + shift[o];
+  }
+  setConvConstants(conv, w, bias, b);
+  return true;
+}
+
+/// `conv`'s location fused with those of the ops folded into it.
+void fuseLocations(ConvOp conv, ArrayRef<Operation *> folded, OpBuilder &b) {
+  SmallVector<Location> locs = {conv.getLoc()};
+  for (Operation *op : folded)
+    locs.push_back(op->getLoc());
+  conv->setLoc(b.getFusedLoc(locs));
+}
+
 /// conv -> batch_norm  ==>  conv with scaled weights and a new bias.
 bool foldIntoConv(BatchNormOp bn, OpBuilder &b) {
   auto conv = bn.getInput().getDefiningOp<ConvOp>();
   if (!conv || !conv->hasOneUse())
     return false;
   RankedTensorType outType = staticF32(bn.getType());
-  auto constants = convConstants(conv);
-  if (!outType || outType.getRank() < 2 || !constants)
+  RankedTensorType wType = staticF32(conv.getWeight().getType());
+  if (!outType || outType.getRank() < 2 || !wType ||
+      outType.getDimSize(1) != wType.getDimSize(0))
     return false;
-  auto &[w, bias] = *constants;
-  int64_t m = bias.size();
-  if (outType.getDimSize(1) != m)
+  std::optional<ChannelAffine> a = bnAffine(bn, wType.getDimSize(0));
+  if (!a || !scaleConvOutputs(conv, a->scale, a->shift, b))
     return false;
-  std::optional<BnAffine> a = bnAffine(bn, m);
-  if (!a)
-    return false;
-  int64_t per = w.size() / m;
-  for (int64_t o = 0; o < m; ++o) {
-    for (int64_t i = 0; i < per; ++i)
-      w[o * per + i] *= a->scale[o];
-    bias[o] = bias[o] * a->scale[o] + a->shift[o];
-  }
-  setConvConstants(conv, w, bias, b);
   conv.getResult().setType(bn.getType());
   // The batch norm's location names the node the value now comes from.
   conv->setLoc(b.getFusedLoc({conv.getLoc(), bn.getLoc()}));
@@ -150,7 +172,7 @@ bool toScaleShift(BatchNormOp bn, OpBuilder &b) {
   if (!outType || outType.getRank() < 2)
     return false;
   int64_t c = outType.getDimSize(1);
-  std::optional<BnAffine> a = bnAffine(bn, c);
+  std::optional<ChannelAffine> a = bnAffine(bn, c);
   if (!a)
     return false;
   SmallVector<int64_t> shape(outType.getRank() - 1, 1);
@@ -283,11 +305,6 @@ std::optional<SmallVector<double>> perChannel(Value k, RankedTensorType type) {
   return values;
 }
 
-/// A per-channel affine map y = x * scale + shift.
-struct ChannelAffine {
-  SmallVector<double> scale, shift;
-};
-
 /// `op` as y = x * scale + shift of its operand `x` of its own type, with
 /// per-channel constants (perChannel) on the other side: graph.mul,
 /// graph.add (either order), graph.sub and graph.div with the constant as
@@ -354,23 +371,9 @@ bool foldAffineIntoConv(ConvOp conv, OpBuilder &b) {
     chain.push_back(user);
     v = user->getResult(0);
   }
-  if (chain.empty())
+  if (chain.empty() || !scaleConvOutputs(conv, total.scale, total.shift, b))
     return false;
-  auto constants = convConstants(conv);
-  if (!constants || static_cast<int64_t>(constants->second.size()) != m)
-    return false;
-  auto &[w, bias] = *constants;
-  int64_t per = w.size() / m;
-  for (int64_t o = 0; o < m; ++o) {
-    for (int64_t i = 0; i < per; ++i)
-      w[o * per + i] *= total.scale[o];
-    bias[o] = bias[o] * total.scale[o] + total.shift[o];
-  }
-  setConvConstants(conv, w, bias, b);
-  SmallVector<Location> locs = {conv.getLoc()};
-  for (Operation *op : chain)
-    locs.push_back(op->getLoc());
-  conv->setLoc(b.getFusedLoc(locs));
+  fuseLocations(conv, chain, b);
   v.replaceAllUsesWith(conv.getResult());
   for (Operation *op : llvm::reverse(chain))
     op->erase();
@@ -433,10 +436,7 @@ bool foldAffineIntoConvInput(ConvOp conv, OpBuilder &b) {
     bias[o] += sum;
   }
   setConvConstants(conv, w, bias, b);
-  SmallVector<Location> locs = {conv.getLoc()};
-  for (Operation *op : chain)
-    locs.push_back(op->getLoc());
-  conv->setLoc(b.getFusedLoc(locs));
+  fuseLocations(conv, chain, b);
   conv.getInputMutable().assign(x);
   for (Operation *op : chain)
     op->erase();
