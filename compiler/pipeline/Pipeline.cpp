@@ -49,6 +49,8 @@ void tfrt::buildGraphPipeline(OpPassManager &pm, const PipelineOptions &opts) {
     pm.addNestedPass<func::FuncOp>(graph::createSimplifyGraph());
   if (opts.flushDenormals)
     pm.addNestedPass<func::FuncOp>(graph::createFlushDenormals());
+  if (opts.optLevel >= 1)
+    pm.addNestedPass<func::FuncOp>(graph::createHoistShrinkingOps());
   if (opts.profile)
     pm.addNestedPass<func::FuncOp>(createProfileTagOps());
 }
