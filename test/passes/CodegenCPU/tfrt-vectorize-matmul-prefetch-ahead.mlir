@@ -48,10 +48,10 @@ func.func @stream(%a: tensor<16x16xf32>, %b: tensor<16x4096xf32>) -> tensor<16x4
 
 // -----
 
-// 48 rows in cache tiles of 16 with the columns outermost (the left
+// 80 rows in cache tiles of 16 with the columns outermost (the left
 // operand stays in L1): only the first 8 rows of the first tile of each
-// block of columns prefetch; the tiles of rows 16-47 find the columns in
-// cache. (K = 16 and 48 >= 2K rows: blocks of 1024 columns.)
+// block of columns prefetch; the tiles of rows 16-79 find the columns in
+// cache. (K = 16 and 80 >= 2K rows: blocks of 1024 columns.)
 // CHECK-LABEL: func.func @columns_outer
 // FAR-LABEL: func.func @columns_outer
 // CHECK: scf.for %{{.*}} = %c0 to %c4096 step %c1024
@@ -59,15 +59,15 @@ func.func @stream(%a: tensor<16x16xf32>, %b: tensor<16x4096xf32>) -> tensor<16x4
 // CHECK-COUNT-2: memref.prefetch
 // CHECK: vector.transfer_read %arg0[%c8,
 // CHECK-NOT: memref.prefetch
-// CHECK: scf.for %{{.*}} = %c16 to %c48 step %c16
+// CHECK: scf.for %{{.*}} = %c16 to %c80 step %c16
 // CHECK-NOT: memref.prefetch
 // CHECK: return
-func.func @columns_outer(%a: tensor<48x16xf32>, %b: tensor<16x4096xf32>) -> tensor<48x4096xf32> {
+func.func @columns_outer(%a: tensor<80x16xf32>, %b: tensor<16x4096xf32>) -> tensor<80x4096xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<48x4096xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x4096xf32>) -> tensor<48x4096xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<48x16xf32>, tensor<16x4096xf32>) outs(%c : tensor<48x4096xf32>) -> tensor<48x4096xf32>
-  return %r : tensor<48x4096xf32>
+  %e = tensor.empty() : tensor<80x4096xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<80x4096xf32>) -> tensor<80x4096xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<80x16xf32>, tensor<16x4096xf32>) outs(%c : tensor<80x4096xf32>) -> tensor<80x4096xf32>
+  return %r : tensor<80x4096xf32>
 }
 
 // -----

@@ -106,20 +106,21 @@ func.func @long_k(%a: tensor<16x1024xf32>, %b: tensor<1024x64xf32>) -> tensor<16
 // -----
 
 // Blocks of rows (16 of 48) and columns (256 of 512): a left operand of
-// 48x48 floats stays in L1, so the blocks of columns run outermost and the
+// 48x96 floats stays in L1, so the blocks of columns run outermost and the
 // right operand is read once; a 128x128 one does not, so the blocks of rows
-// do.
+// do. (K = 96: with K <= 64 and no epilogue the tiles would have 12 rows,
+// one block of rows, see @thin_rows.)
 // CHECK-LABEL: func.func @columns_outer
 // CHECK: scf.for %[[NB:.*]] = %c0 to %c512 step %c256
 // CHECK-NEXT: scf.for %[[MB:.*]] = %c0 to %c48 step %c16
 // CHECK-LABEL: func.func @rows_outer
 // CHECK: scf.for %[[MB:.*]] = %c0 to %c128 step %c64
 // CHECK-NEXT: scf.for %[[NB:.*]] = %c0 to %c512 step %c256
-func.func @columns_outer(%a: tensor<48x48xf32>, %b: tensor<48x512xf32>) -> tensor<48x512xf32> {
+func.func @columns_outer(%a: tensor<48x96xf32>, %b: tensor<96x512xf32>) -> tensor<48x512xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<48x512xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x512xf32>) -> tensor<48x512xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<48x48xf32>, tensor<48x512xf32>) outs(%c : tensor<48x512xf32>) -> tensor<48x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<48x96xf32>, tensor<96x512xf32>) outs(%c : tensor<48x512xf32>) -> tensor<48x512xf32>
   return %r : tensor<48x512xf32>
 }
 
@@ -189,4 +190,55 @@ func.func @wide_blocks(%x: tensor<12x2048xf32>, %w: tensor<96x12xf32>, %bias: te
     }
   }
   return %r : tensor<1x96x32x64xf32>
+}
+
+// -----
+
+// A thin 1x1 conv without an epilogue (as det's 48 -> 12 on 160x160), here
+// in chunks of 12 output channels: register tiles of 12 rows (24
+// accumulators of the 32 zmm), so that each block of its 48 input rows is
+// read in one pass instead of two passes of 6 rows. With K above 64
+// (@thin_long_k) the tiles stay at 6 rows.
+// CHECK-LABEL: func.func @thin_rows
+// CHECK: scf.forall (%{{.*}}) = (0) to (24) step (12) shared_outs
+// CHECK-NOT: step %c6
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<12x32xf32>)
+// CHECK-LABEL: func.func @thin_long_k
+// CHECK: scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<6x32xf32>)
+func.func @thin_rows(%x: tensor<48x2048xf32>, %w: tensor<24x48xf32>, %bias: tensor<24xf32>) -> tensor<1x24x32x64xf32> {
+  %e = tensor.empty() : tensor<1x24x32x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<24xf32>) outs(%e : tensor<1x24x32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x24x32x64xf32>
+  %r = scf.forall (%i) = (0) to (24) step (12) shared_outs(%o = %b) -> (tensor<1x24x32x64xf32>) {
+    %ws = tensor.extract_slice %w[%i, 0] [12, 48] [1, 1] : tensor<24x48xf32> to tensor<12x48xf32>
+    %os = tensor.extract_slice %o[0, %i, 0, 0] [1, 12, 32, 64] [1, 1, 1, 1] : tensor<1x24x32x64xf32> to tensor<1x12x32x64xf32>
+    %c = tensor.collapse_shape %os [[0, 1], [2, 3]] : tensor<1x12x32x64xf32> into tensor<12x2048xf32>
+    %m = linalg.matmul ins(%ws, %x : tensor<12x48xf32>, tensor<48x2048xf32>) outs(%c : tensor<12x2048xf32>) -> tensor<12x2048xf32>
+    %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 12, 32, 64] : tensor<12x2048xf32> into tensor<1x12x32x64xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %ex into %o[0, %i, 0, 0] [1, 12, 32, 64] [1, 1, 1, 1] : tensor<1x12x32x64xf32> into tensor<1x24x32x64xf32>
+    }
+  }
+  return %r : tensor<1x24x32x64xf32>
+}
+func.func @thin_long_k(%x: tensor<96x2048xf32>, %w: tensor<24x96xf32>, %bias: tensor<24xf32>) -> tensor<1x24x32x64xf32> {
+  %e = tensor.empty() : tensor<1x24x32x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<24xf32>) outs(%e : tensor<1x24x32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x24x32x64xf32>
+  %r = scf.forall (%i) = (0) to (24) step (12) shared_outs(%o = %b) -> (tensor<1x24x32x64xf32>) {
+    %ws = tensor.extract_slice %w[%i, 0] [12, 96] [1, 1] : tensor<24x96xf32> to tensor<12x96xf32>
+    %os = tensor.extract_slice %o[0, %i, 0, 0] [1, 12, 32, 64] [1, 1, 1, 1] : tensor<1x24x32x64xf32> to tensor<1x12x32x64xf32>
+    %c = tensor.collapse_shape %os [[0, 1], [2, 3]] : tensor<1x12x32x64xf32> into tensor<12x2048xf32>
+    %m = linalg.matmul ins(%ws, %x : tensor<12x96xf32>, tensor<96x2048xf32>) outs(%c : tensor<12x2048xf32>) -> tensor<12x2048xf32>
+    %ex = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 12, 32, 64] : tensor<12x2048xf32> into tensor<1x12x32x64xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %ex into %o[0, %i, 0, 0] [1, 12, 32, 64] [1, 1, 1, 1] : tensor<1x12x32x64xf32> into tensor<1x24x32x64xf32>
+    }
+  }
+  return %r : tensor<1x24x32x64xf32>
 }
