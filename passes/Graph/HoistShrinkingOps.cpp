@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tfrt::graph {
 #define GEN_PASS_DEF_HOISTSHRINKINGOPS
@@ -88,15 +89,19 @@ struct HoistShrinkingOpsPass
     if (!between)
       return;
     // Constants it reads that are defined after the producer come along
-    // (moving an op without operands earlier keeps every use after it).
-    Operation *insertAfter = producer;
+    // (moving an op without operands earlier keeps every use after it),
+    // each once however many operands it defines.
+    llvm::SetVector<Operation *> constants;
     for (Value v : op->getOperands()) {
       Operation *def = v.getDefiningOp();
       if (def && def->getBlock() == &block && isFreeStanding(def) &&
-          producer->isBeforeInBlock(def)) {
-        def->moveAfter(insertAfter);
-        insertAfter = def;
-      }
+          producer->isBeforeInBlock(def))
+        constants.insert(def);
+    }
+    Operation *insertAfter = producer;
+    for (Operation *def : constants) {
+      def->moveAfter(insertAfter);
+      insertAfter = def;
     }
     op->moveAfter(insertAfter);
     ++numHoisted;
