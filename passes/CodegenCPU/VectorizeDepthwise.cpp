@@ -66,9 +66,6 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
   SmallVector<Value> broadcasts;
   for (Value w : weights)
     broadcasts.push_back(vector::BroadcastOp::create(b, loc, vecType, w));
-  SmallVector<int64_t> mask;
-  for (int64_t i = 0; i < width; ++i)
-    mask.push_back(i * s.sw);
 
   SmallVector<Value> ohs;
   for (int64_t r = 0; r < rows; ++r)
@@ -131,13 +128,25 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
             acc = vector::FMAOp::create(b, loc, v, w, acc);
             continue;
           }
-          Value x = arith::AddIOp::create(b, loc, col, cst(offset));
-          bool inBounds = maxStarts[u] * s.sw + offset + width * s.sw <= s.iw;
+          // With a stride, a tap whose offset lies between two points of
+          // the stride's grid reads at the one below it, no further left
+          // than the first tap, and takes its lanes from there: taps share
+          // reads (a 3x3 stride-2 kernel: 2 reads per row instead of 3).
+          int64_t shift = ((offset % s.sw) + s.sw) % s.sw;
+          if (offset - shift < -s.padLeft)
+            shift = 0;
+          int64_t base = offset - shift;
+          Value x = arith::AddIOp::create(b, loc, col, cst(base));
+          bool inBounds = maxStarts[u] * s.sw + base + width * s.sw <= s.iw;
           Value v = vector::TransferReadOp::create(
               b, loc, rawType, in, ValueRange{n, c, row, x}, zero,
               ArrayRef<bool>{inBounds});
-          if (s.sw != 1)
-            v = vector::ShuffleOp::create(b, loc, vecType, v, v, mask);
+          if (s.sw != 1) {
+            SmallVector<int64_t> lanes;
+            for (int64_t k = 0; k < width; ++k)
+              lanes.push_back(shift + k * s.sw);
+            v = vector::ShuffleOp::create(b, loc, vecType, v, v, lanes);
+          }
           Value &acc = accs[r * vecs + u];
           acc = vector::FMAOp::create(b, loc, v, w, acc);
         }
