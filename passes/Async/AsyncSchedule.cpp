@@ -6,6 +6,7 @@
 
 #include "passes/Async/Passes.h"
 #include "passes/Async/CostModel.h"
+#include "passes/TensorBytes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -20,15 +21,6 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-/// Bytes of a static tensor value (0 for anything else).
-int64_t tensorBytes(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  if (!t || !t.hasStaticShape() || !t.getElementType().isIntOrFloat())
-    return 0;
-  return t.getNumElements() *
-         std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
-}
-
 /// The largest number of tensor bytes alive at once when `ops` run in this
 /// order: a result lives from its op to its last user (results used by the
 /// terminator to the end).
@@ -41,7 +33,7 @@ int64_t peakLiveBytes(ArrayRef<Operation *> ops) {
   SmallVector<int64_t> delta(n + 1, 0);
   for (auto [i, op] : llvm::enumerate(ops))
     for (Value r : op->getResults()) {
-      int64_t bytes = tensorBytes(r);
+      int64_t bytes = tfrt::staticTensorBytes(r.getType());
       if (!bytes)
         continue;
       int64_t last = i;

@@ -755,13 +755,14 @@ LogicalResult seededOne(RewriterBase &rewriter, linalg::MatmulOp op,
   if (epilogues && !isa<scf::ForallOp>(init->producerInit->getOwner()) &&
       !init->offset)
     epilogue = tfrt::matchEpilogue(op.getResult(0), rn);
-  // Thin products without an epilogue: rows of 12 (24 accumulators of 32
-  // registers) read each block of the right operand in half as many passes
-  // as rows of 6 or 8 (see kThinTileRows).
+  // Thin products without an epilogue: rows of 12 (24 accumulators, one
+  // row of the right operand and a broadcast within the registers) read
+  // each block of the right operand in half as many passes as rows of 6 or
+  // 8 (see kThinTileRows).
   if (!epilogue && tailCols == 0 && k <= kThinTileMaxK &&
       k * n * 4 > kThinTileMinBytes && m % kThinTileRows == 0 &&
-      rn == kRegNs[0] && unit.registers >= 32 &&
-      kThinTileRows * unit.registersFor(rn) <= 24)
+      rn == kRegNs[0] &&
+      (kThinTileRows + 1) * unit.registersFor(rn) + 1 <= unit.registers)
     rm = kThinTileRows;
   int64_t mt = cacheTileRows(m, rm);
   // Few input and at least twice as many output channels (det's Conv.46,

@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Graph/Passes.h"
+#include "passes/TensorBytes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -24,15 +24,6 @@ namespace tfrt::graph {
 using namespace mlir;
 
 namespace {
-/// Bytes of a statically shaped tensor of int or float elements, else 0.
-int64_t staticBytes(Type type) {
-  auto t = dyn_cast<RankedTensorType>(type);
-  if (!t || !t.hasStaticShape() || !t.getElementType().isIntOrFloat())
-    return 0;
-  return t.getNumElements() *
-         std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
-}
-
 /// An op that can move anywhere before its users: no operands, no regions,
 /// no memory effects (constants).
 bool isFreeStanding(Operation *op) {
@@ -61,7 +52,7 @@ struct HoistShrinkingOpsPass
         op->hasTrait<OpTrait::IsTerminator>() || isFreeStanding(op) ||
         !isMemoryEffectFree(op))
       return;
-    int64_t resultBytes = staticBytes(op->getResult(0).getType());
+    int64_t resultBytes = tfrt::staticTensorBytes(op->getResult(0).getType());
     if (resultBytes == 0)
       return;
     // The last op in the block that defines a computed operand.
@@ -78,14 +69,15 @@ struct HoistShrinkingOpsPass
     int64_t operandBytes = 0;
     for (Value v : op->getOperands())
       if (v.getDefiningOp() == producer)
-        operandBytes = std::max(operandBytes, staticBytes(v.getType()));
+        operandBytes =
+            std::max(operandBytes, tfrt::staticTensorBytes(v.getType()));
     if (operandBytes < minBytes || 2 * resultBytes > operandBytes)
       return;
     // Nothing to gain when only constants lie between them.
     bool between = false;
-    for (Operation *it = producer->getNextNode(); it != op;
+    for (Operation *it = producer->getNextNode(); it != op && !between;
          it = it->getNextNode())
-      between |= !isFreeStanding(it);
+      between = !isFreeStanding(it);
     if (!between)
       return;
     // Constants it reads that are defined after the producer come along

@@ -48,14 +48,13 @@ DenseElementsAttr toAttr(RankedTensorType type, ArrayRef<double> values) {
   return DenseElementsAttr::get(type, ArrayRef<float>(f));
 }
 
-/// Per-channel scale s = gamma / sqrt(var + eps) and shift t = beta - mean*s
-/// of a batch norm whose statistics are constant vectors of length C.
 /// A per-channel affine map y = x * scale + shift.
 struct ChannelAffine {
   SmallVector<double> scale, shift;
 };
 
-/// A batch norm's per-channel affine map.
+/// Per-channel scale s = gamma / sqrt(var + eps) and shift t = beta - mean*s
+/// of a batch norm whose statistics are constant vectors of length C.
 std::optional<ChannelAffine> bnAffine(BatchNormOp bn, int64_t channels) {
   auto gamma = constantF32(bn.getScale()), beta = constantF32(bn.getBias());
   auto mean = constantF32(bn.getMean()), var = constantF32(bn.getVariance());
@@ -160,7 +159,7 @@ bool foldIntoConv(BatchNormOp bn, OpBuilder &b) {
     return false;
   conv.getResult().setType(bn.getType());
   // The batch norm's location names the node the value now comes from.
-  conv->setLoc(b.getFusedLoc({conv.getLoc(), bn.getLoc()}));
+  fuseLocations(conv, {bn.getOperation()}, b);
   bn.getResult().replaceAllUsesWith(conv.getResult());
   bn.erase();
   return true;
