@@ -160,7 +160,7 @@ def HoistShrinkingOps : Pass<"tfrt-hoist-shrinking-ops", "mlir::func::FuncOp"> {
     After: `%n` right after `%a`.
   }];
   let options = [
-    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"262144",
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"131072",
            "Operands smaller than this stay in cache anyway: their users stay">,
   ];
   let statistics = [

@@ -97,3 +97,32 @@ func.func @stays(%x: tensor<1x48x64x64xf32>, %y: tensor<1x32x8x8xf32>, %z: tenso
   %up = graph.global_average_pool %u : (tensor<1x48x64x64xf32>) -> tensor<1x48x1x1xf32>
   return %b2, %n, %t2, %tp, %up, %k : tensor<1x48x64x64xf32>, tensor<1x48x64x64xf32>, tensor<1x32x8x8xf32>, tensor<1x32x1x1xf32>, tensor<1x48x1x1xf32>, tensor<4xf32>
 }
+
+// -----
+
+// The default min-bytes is 128 KiB: det's 3x3 conv of the neck's smallest
+// map (96 -> 24 channels on 20x20: 153600 bytes in) moves; the same conv
+// on 96 x 20 x 10 (76800 bytes) stays.
+// CHECK-LABEL: func.func @boundary
+// CHECK: %[[A:.*]] = graph.relu %arg0
+// CHECK-NEXT: %[[W:.*]] = graph.constant
+// CHECK-NEXT: graph.conv %[[A]], %[[W]]
+// CHECK-NEXT: graph.relu %[[A]]
+// CHECK: %[[S:.*]] = graph.relu %arg1
+// CHECK-NEXT: graph.relu %[[S]]
+// CHECK-NEXT: graph.relu
+// CHECK-NEXT: graph.constant
+// CHECK-NEXT: graph.conv %[[S]]
+func.func @boundary(%x: tensor<1x96x20x20xf32>, %y: tensor<1x96x20x10xf32>) -> (tensor<1x96x20x20xf32>, tensor<1x24x20x20xf32>, tensor<1x96x20x10xf32>, tensor<1x24x20x10xf32>) {
+  %a = graph.relu %x : (tensor<1x96x20x20xf32>) -> tensor<1x96x20x20xf32>
+  %b1 = graph.relu %a : (tensor<1x96x20x20xf32>) -> tensor<1x96x20x20xf32>
+  %b2 = graph.relu %b1 : (tensor<1x96x20x20xf32>) -> tensor<1x96x20x20xf32>
+  %w = graph.constant dense<1.0> : tensor<24x96x3x3xf32>
+  %n = graph.conv %a, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x96x20x20xf32>, tensor<24x96x3x3xf32>) -> tensor<1x24x20x20xf32>
+  %s = graph.relu %y : (tensor<1x96x20x10xf32>) -> tensor<1x96x20x10xf32>
+  %c1 = graph.relu %s : (tensor<1x96x20x10xf32>) -> tensor<1x96x20x10xf32>
+  %c2 = graph.relu %c1 : (tensor<1x96x20x10xf32>) -> tensor<1x96x20x10xf32>
+  %v = graph.constant dense<1.0> : tensor<24x96x3x3xf32>
+  %m = graph.conv %s, %v {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x96x20x10xf32>, tensor<24x96x3x3xf32>) -> tensor<1x24x20x10xf32>
+  return %b2, %n, %c2, %m : tensor<1x96x20x20xf32>, tensor<1x24x20x20xf32>, tensor<1x96x20x10xf32>, tensor<1x24x20x10xf32>
+}
