@@ -116,8 +116,10 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
     convTranspose.epilogues = opts.fuseEpilogues;
     convTranspose.remarks = opts.fusionRemarks;
     convTranspose.lanes = lanes;
+    // 20 of 32 registers: five input vectors of four taps each, their
+    // reads and a broadcast weight; 12 of AVX2's 16.
     convTranspose.maxAccumulators =
-        std::min<int64_t>(16, std::max<int64_t>(1, opts.vectorRegisters - 4));
+        std::min<int64_t>(20, std::max<int64_t>(1, opts.vectorRegisters - 4));
     pm.addNestedPass<func::FuncOp>(createVectorizeConvTranspose(convTranspose));
     VectorizeReductionsOptions reductions;
     reductions.lanes = lanes;

@@ -579,9 +579,11 @@ def VectorizeConvTranspose
     kw)`, body `out + in * w`; f32, static shapes, a kernel 1 or 2 wide and
     input rows a multiple of `lanes`) is replaced by `scf.for` loops over
     `(n, ih, m)` (output channels inner: an input row is read from the cache
-    by all of them) and blocks of up to four `lanes`-wide input vectors. Every
-    tap `(kh, kw)` of every vector has its own accumulator (at most
-    `max-accumulators`, 16 by default, 12 for AVX2's 16 registers), so
+    by all of them) and blocks of up to five `lanes`-wide input vectors (the
+    most of 5, 4, 3 or 2 that divides the row and fits). Every tap `(kh,
+    kw)` of every vector has its own accumulator (at most
+    `max-accumulators`: 16 by default; tfrt-compile gives 20 to targets
+    with 32 vector registers, 12 to AVX2's 16), so
     each input channel step is one read per vector, one broadcast weight per
     tap and one `vector.fma` per accumulator. The two column taps of a
     vector are interleaved by one `vector.shuffle` into `2 * lanes`
@@ -613,8 +615,9 @@ def VectorizeConvTranspose
            "f32 lanes of one vector">,
     Option<"maxAccumulators", "max-accumulators", "int64_t",
            /*default=*/"16",
-           "Vector accumulators a step may keep in registers (16 of AVX-512's "
-           "32 zmm; 12 of AVX2's 16 ymm): taps x input vectors per step; "
+           "Vector accumulators a step may keep in registers (tfrt-compile: 20 "
+           "of AVX-512's 32 zmm; 12 of AVX2's 16 ymm): taps x input vectors "
+           "per step; "
            "kernels with more taps keep the loop lowering">,
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
            "Apply the elementwise consumer of a ConvTranspose whose "

@@ -71,9 +71,11 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
   if ((kw != 1 && kw != 2) || iw % lanes || kh * kw > maxAccumulators)
     return failure();
   // Input vectors per step: all taps of each stay in registers (at most
-  // `maxAccumulators` accumulators).
+  // `maxAccumulators` accumulators). det's ConvTranspose.0 (rows of ten
+  // vectors, four taps) takes five with 20 accumulators: 1.20 -> 0.83 ms
+  // against two.
   int64_t perStep = 1;
-  for (int64_t u : {4, 2})
+  for (int64_t u : {5, 4, 3, 2})
     if (kh * kw * u <= maxAccumulators && (iw / lanes) % u == 0) {
       perStep = u;
       break;
