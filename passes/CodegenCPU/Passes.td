@@ -642,7 +642,8 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     On tensors: every f32 `linalg.depthwise_conv_2d_nchw_chw` with static
     shapes (the graph lowering's form of a depthwise conv, input padded) is
     replaced by `scf.for` loops over `(n, c, oh)` around `rows` output rows
-    (2 by default; one where `rows` does not divide the output rows): each row's
+    (2 by default; one where `rows` does not divide the output rows, and
+    for strided convs on input planes of 64 KiB or more): each row's
     columns are vectors of `lanes` (16: one zmm) and a tail vector of
     the remainder; up to five vectors of each row are computed together
     (their accumulators stay in registers; with two rows, each accumulator's
@@ -650,7 +651,11 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     longer bounds a row of five vectors) and each kernel tap is one input-row
     read per vector (stride 1: an unaligned load at the tap's offset;
     stride s: `s` times as many lanes, of which a `vector.shuffle` keeps
-    every s-th) and one `vector.fma` with the tap's broadcast weight. The
+    every s-th; taps share such reads, and on a padded input a tap whose
+    lanes reach one column past the row's first read takes them from it
+    and that column from a one-element read: a 3x3 stride-2 kernel row
+    is one 2-vector read and one element) and one `vector.fma` with the
+    tap's broadcast weight. The
     accumulators are written once per row segment. They start from the
     op's init, read per segment, unless that init is a `linalg.fill` or the
     graph lowering's broadcast of a [C] bias (also as the shared output of

@@ -59,3 +59,26 @@ func.func @dw3x3_s2_rows(%x: tensor<1x4x9x34xf32>, %w: tensor<4x3x3xf32>, %b: te
       ins(%x, %w : tensor<1x4x9x34xf32>, tensor<4x3x3xf32>) outs(%b : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
   return %r : tensor<1x4x4x16xf32>
 }
+
+// -----
+
+// Stride 2 on an input plane of 64 KiB or more (129 x 130 floats: 67080
+// bytes) takes one row per step whatever the option says; the same conv on
+// a plane under 64 KiB (9 x 130) keeps two.
+// CHECK-LABEL: func.func @dw_s2_big_plane
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1
+// THREE-LABEL: func.func @dw_s2_big_plane
+// THREE: scf.for %{{.*}} = %c0 to %c64 step %c1
+func.func @dw_s2_big_plane(%x: tensor<1x1x129x130xf32>, %w: tensor<1x3x3xf32>, %b: tensor<1x1x64x64xf32>) -> tensor<1x1x64x64xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x129x130xf32>, tensor<1x3x3xf32>) outs(%b : tensor<1x1x64x64xf32>) -> tensor<1x1x64x64xf32>
+  return %r : tensor<1x1x64x64xf32>
+}
+
+// CHECK-LABEL: func.func @dw_s2_small_plane
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c2
+func.func @dw_s2_small_plane(%x: tensor<1x1x9x130xf32>, %w: tensor<1x3x3xf32>, %b: tensor<1x1x4x64xf32>) -> tensor<1x1x4x64xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x9x130xf32>, tensor<1x3x3xf32>) outs(%b : tensor<1x1x4x64xf32>) -> tensor<1x1x4x64xf32>
+  return %r : tensor<1x1x4x64xf32>
+}
