@@ -139,8 +139,8 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
           // at most one lane past it takes them from that read too, and the
           // last lane from a one-element read (a 3x3 stride-2 kernel: one
           // window of 2 vectors per row and one element instead of two
-          // windows).
-          // The first tap (offset -padLeft) reads at its own offset.
+          // windows). The first tap (offset -padLeft) reads at its own
+          // offset.
           int64_t firstBase = -s.padLeft;
           int64_t shift = ((offset % s.sw) + s.sw) % s.sw;
           if (offset - shift < -s.padLeft)
@@ -427,8 +427,6 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
               for (int64_t oh = 0; oh < topRows; ++oh)
                 out = rowBlock(b, l, cst(b, oh), out, 1, oh);
               int64_t middle = s.oh - topRows - bottomRows;
-              // Strided convs take one row per step: two rows share no
-              // input row at stride 2 and only add registers.
               // Strided convs on input planes of 64 KiB or more take one row
               // per step: at stride 2 two rows share no input row, and the
               // second row's accumulators and reads only add registers (det's
