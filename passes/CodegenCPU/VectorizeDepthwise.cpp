@@ -41,6 +41,38 @@ struct Shape {
   int64_t padTop = 0, padLeft = 0;
 };
 
+/// Where a tap at column `offset` of a row reads its `width` lanes of
+/// stride s.sw: the read's start (`base`, relative to the vector's first
+/// column times the stride), the lane of the read its first lane takes
+/// (`shift`; lane k takes shift + k * sw), and whether its last lane lies
+/// one column past the read (`past`: taken from a one-element read).
+struct TapRead {
+  int64_t base, shift;
+  bool past;
+};
+
+TapRead tapRead(const Shape &s, int64_t offset, int64_t width) {
+  // With a stride, a tap whose offset lies between two points of the
+  // stride's grid reads at the one below it, no further left than the first
+  // tap (offset -padLeft), and takes its lanes from there: taps share reads.
+  int64_t shift = ((offset % s.sw) + s.sw) % s.sw;
+  if (offset - shift < -s.padLeft)
+    shift = 0;
+  // On a padded input, a later tap whose lanes from the first tap's read
+  // reach at most one lane past it takes them from that read too (a 3x3
+  // stride-2 kernel row: one window of 2 vectors and one element instead of
+  // two windows). Not on an unpadded input: there the first read starts one
+  // float off the rows' lines, and det's Conv.11 ran 1.5x as long.
+  int64_t firstBase = -s.padLeft;
+  if (s.sw != 1 && s.padLeft == 0 && offset - shift != firstBase) {
+    int64_t wide = offset - firstBase;
+    int64_t beyond = wide + (width - 1) * s.sw - (width * s.sw - 1);
+    if (beyond <= 1)
+      return {firstBase, wide, beyond == 1};
+  }
+  return {offset - shift, shift, false};
+}
+
 /// Emits the body of `rows` output rows from `oh0`: `starts` are the first
 /// output columns of the vectors (all of `width` lanes) computed together
 /// in each row; `maxStarts` their largest values over the enclosing loop,
@@ -132,33 +164,7 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
             acc = vector::FMAOp::create(b, loc, v, w, acc);
             continue;
           }
-          // With a stride, a tap whose offset lies between two points of
-          // the stride's grid reads at the one below it, no further left
-          // than the first tap, and takes its lanes from there: taps share
-          // reads. A later tap whose lanes from the row's first read reach
-          // at most one lane past it takes them from that read too, and the
-          // last lane from a one-element read (a 3x3 stride-2 kernel: one
-          // window of 2 vectors per row and one element instead of two
-          // windows). The first tap (offset -padLeft) reads at its own
-          // offset.
-          int64_t firstBase = -s.padLeft;
-          int64_t shift = ((offset % s.sw) + s.sw) % s.sw;
-          if (offset - shift < -s.padLeft)
-            shift = 0;
-          bool past = false;
-          // Only on a padded input, whose rows the first read enters at a
-          // point of the stride's grid (on an unpadded one, det's Conv.11
-          // ran 1.5x as long, its reads one float off the rows' lines).
-          if (s.sw != 1 && s.padLeft == 0 && offset - shift != firstBase) {
-            // Lanes past the first read's window.
-            int64_t wide = offset - firstBase;
-            int64_t beyond = wide + (width - 1) * s.sw - (width * s.sw - 1);
-            if (beyond <= 1) {
-              shift = wide;
-              past = beyond == 1;
-            }
-          }
-          int64_t base = offset - shift;
+          auto [base, shift, past] = tapRead(s, offset, width);
           Value x = arith::AddIOp::create(b, loc, col, cst(base));
           bool inBounds = maxStarts[u] * s.sw + base + width * s.sw <= s.iw;
           Value v = vector::TransferReadOp::create(
