@@ -242,3 +242,26 @@ func.func @thin_long_k(%x: tensor<96x2048xf32>, %w: tensor<24x96xf32>, %bias: te
   }
   return %r : tensor<1x24x32x64xf32>
 }
+
+// -----
+
+// A thin 1x1 conv with 18 output channels (as det's 96 -> 18 on 80x80):
+// 8 does not divide 18, so the tiles take rows of 9 (18 accumulators) and
+// read each block of the 96 input rows in two passes instead of three
+// passes of 6 rows. With 12 output channels and the same K (@thin_long_k
+// above) the tiles stay at 6 rows.
+// CHECK-LABEL: func.func @thin_nine
+// CHECK-NOT: step %c6
+// CHECK: scf.for %{{.*}} = %c0 to %c18 step %c9
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<9x32xf32>)
+func.func @thin_nine(%x: tensor<96x2048xf32>, %w: tensor<18x96xf32>, %bias: tensor<18xf32>) -> tensor<1x18x32x64xf32> {
+  %e = tensor.empty() : tensor<1x18x32x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<18xf32>) outs(%e : tensor<1x18x32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x18x32x64xf32>
+  %c = tensor.collapse_shape %b [[0, 1], [2, 3]] : tensor<1x18x32x64xf32> into tensor<18x2048xf32>
+  %m = linalg.matmul ins(%w, %x : tensor<18x96xf32>, tensor<96x2048xf32>) outs(%c : tensor<18x2048xf32>) -> tensor<18x2048xf32>
+  %r = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 18, 32, 64] : tensor<18x2048xf32> into tensor<1x18x32x64xf32>
+  return %r : tensor<1x18x32x64xf32>
+}
