@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 
 namespace tfrt::graph {
 #define GEN_PASS_DEF_CHECKINDICES
@@ -109,32 +110,128 @@ std::string rangeText(const IndexedOp &d) {
   return s;
 }
 
+/// When a value matters, as a disjunction of conjunctions of branch
+/// conditions (a condition value and whether it is negated); an empty
+/// conjunction is "always", no conjunction at all "never".
+using Conjunction = SmallVector<std::pair<Value, bool>, 2>;
+using Guard = SmallVector<Conjunction, 2>;
+
+/// Guards with more conjunctions than this are not built (the op is left
+/// unchecked, as before guards existed).
+constexpr size_t kMaxGuardTerms = 8;
+
+/// The 0-d i1 condition of a `graph.where` that selects an If's results (the
+/// importer's select on a run-time condition), or null.
+Value ifCondition(WhereOp where) {
+  auto t = dyn_cast<RankedTensorType>(where->getOperand(0).getType());
+  if (!t || t.getRank() != 0 || !t.getElementType().isInteger(1))
+    return Value();
+  return where->getOperand(0);
+}
+
+/// When the results of the speculative op `op` matter: for each use,
+/// through the importer's selects (`graph.where` on a 0-d condition: the
+/// then operand under the condition, the else operand under its negation)
+/// and through other speculative ops (nested Ifs). A use by any other op
+/// is unconditional. std::nullopt where that cannot be told (too many
+/// terms or too deep a nest).
+std::optional<Guard> guardOf(Operation *op,
+                             DenseMap<Operation *, std::optional<Guard>> &memo,
+                             unsigned depth = 0) {
+  if (auto it = memo.find(op); it != memo.end())
+    return it->second;
+  if (depth > 64)
+    return std::nullopt;
+  // Adds a conjunction unless the guard holds it already (two uses under
+  // the same condition).
+  auto addTerm = [](Guard &g, const Conjunction &c) {
+    if (!llvm::is_contained(g, c))
+      g.push_back(c);
+  };
+  std::optional<Guard> result = Guard();
+  for (Value v : op->getResults()) {
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      bool speculative = user->hasAttr("graph.speculative");
+      auto where = dyn_cast<WhereOp>(user);
+      Value cond = where ? ifCondition(where) : Value();
+      if (!speculative && !(cond && use.getOperandNumber() != 0)) {
+        // Used whatever the branch: always.
+        result = Guard{Conjunction()};
+        memo[op] = result;
+        return result;
+      }
+      std::optional<Guard> outer = Guard{Conjunction()};
+      if (speculative) {
+        outer = guardOf(user, memo, depth + 1);
+        if (!outer)
+          return memo[op] = std::nullopt;
+      }
+      if (!cond || use.getOperandNumber() == 0) {
+        // A speculative op other than a select, or the condition of a
+        // nested select: it matters when its user does.
+        for (const Conjunction &c : *outer)
+          addTerm(*result, c);
+      } else {
+        bool negated = use.getOperandNumber() == 2;
+        for (Conjunction c : *outer) {
+          c.push_back({cond, negated});
+          addTerm(*result, c);
+        }
+      }
+      if (result->size() > kMaxGuardTerms)
+        return memo[op] = std::nullopt;
+    }
+  }
+  memo[op] = result;
+  return result;
+}
+
 struct CheckIndicesPass
     : public tfrt::graph::impl::CheckIndicesBase<CheckIndicesPass> {
   void runOnOperation() override {
-    SmallVector<IndexedOp> ops;
+    SmallVector<std::pair<IndexedOp, Guard>> ops;
+    DenseMap<Operation *, std::optional<Guard>> memo;
     getOperation().walk([&](Operation *op) {
-      // The ops of an If's branches under a run-time condition run whether
-      // or not their branch is taken (the importer selects the results);
-      // out-of-range indices there are not an error of the model.
-      if (op->hasAttr("graph.speculative"))
+      std::optional<IndexedOp> d = describe(op);
+      if (!d)
         return;
-      if (std::optional<IndexedOp> d = describe(op))
-        ops.push_back(*d);
-    });
-    for (IndexedOp &d : ops) {
-      if (auto c = d.indices.getDefiningOp<ConstantOp>()) {
-        if (failed(checkConstant(d, c)))
-          return signalPassFailure();
-        continue;
+      // The ops of an If's branches under a run-time condition run whether
+      // or not their branch is taken (the importer selects the results):
+      // their indices are checked only under the conditions that select
+      // them (constants too: at run time).
+      if (!op->hasAttr("graph.speculative")) {
+        ops.push_back({*d, Guard{Conjunction()}});
+        return;
       }
-      addRuntimeCheck(d);
-      ++numChecks;
+      std::optional<Guard> g = guardOf(op, memo);
+      if (g && !g->empty())
+        ops.push_back({*d, *g});
+    });
+    DominanceInfo dom(getOperation());
+    for (auto &[d, guard] : ops) {
+      if (auto c = d.indices.getDefiningOp<ConstantOp>()) {
+        // Constant indices out of range are an error of the model, unless
+        // the op only matters under some branch conditions: then it is an
+        // error of the runs that take that branch.
+        if (llvm::any_of(guard,
+                         [](const Conjunction &c) { return c.empty(); })) {
+          if (failed(checkConstant(d, c)))
+            return signalPassFailure();
+          continue;
+        }
+        if (succeeded(checkConstant(d, c, /*report=*/false)))
+          continue;
+      }
+      if (addRuntimeCheck(d, guard, dom))
+        ++numChecks;
     }
   }
 
   /// Constant indices out of range are an error of the model.
-  LogicalResult checkConstant(const IndexedOp &d, ConstantOp c) {
+  /// With `report` false, only whether all are in range (no diagnostic).
+  LogicalResult checkConstant(const IndexedOp &d, ConstantOp c,
+                              bool report = true) {
     auto attr = dyn_cast<DenseIntElementsAttr>(c.getValue());
     if (!attr)
       return success();
@@ -143,6 +240,8 @@ struct CheckIndicesPass
     for (const APInt &v : attr.getValues<APInt>()) {
       int64_t bound = d.bounds[d.perComponent ? i % len : 0];
       int64_t x = v.getSExtValue();
+      if ((x < -bound || x >= bound) && !report)
+        return failure();
       if (x < -bound || x >= bound)
         return d.op->emitError()
                << nodeLabel(d) << ": constant index " << x << " (element " << i
@@ -152,9 +251,27 @@ struct CheckIndicesPass
     return success();
   }
 
-  /// ok = AND over the indices of (-bound <= x < bound), then cf.assert.
-  void addRuntimeCheck(const IndexedOp &d) {
+  /// ok = AND over the indices of (-bound <= x < bound), then cf.assert
+  /// (of ok or not the guard, when the op runs speculatively). False when
+  /// the guard's conditions are not all available where the check would go.
+  bool addRuntimeCheck(const IndexedOp &d, const Guard &guard,
+                       DominanceInfo &dom) {
+    // Before the op, or after the last condition the guard reads when that
+    // is defined later in the same block.
     OpBuilder b(d.op);
+    Operation *last = nullptr;
+    for (const Conjunction &c : guard)
+      for (auto [cond, negated] : c) {
+        if (dom.properlyDominates(cond, d.op))
+          continue;
+        Operation *def = cond.getDefiningOp();
+        if (!def || def->getBlock() != d.op->getBlock())
+          return false;
+        if (!last || last->isBeforeInBlock(def))
+          last = def;
+      }
+    if (last)
+      b.setInsertionPointAfter(last);
     Location loc = d.op->getLoc();
     auto it = cast<RankedTensorType>(d.indices.getType());
     Type elem = it.getElementType();
@@ -202,11 +319,30 @@ struct CheckIndicesPass
         });
     Value ok =
         tensor::ExtractOp::create(b, loc, check.getResult(0), ValueRange{});
+    if (llvm::none_of(guard, [](const Conjunction &c) { return c.empty(); })) {
+      // ok or not (OR over the conjunctions of the branch conditions).
+      Value any;
+      for (const Conjunction &c : guard) {
+        Value all;
+        for (auto [cond, negated] : c) {
+          Value v = tensor::ExtractOp::create(b, loc, cond, ValueRange{});
+          if (negated)
+            v = arith::XOrIOp::create(b, loc, v, yes);
+          all = all ? arith::AndIOp::create(b, loc, all, v) : v;
+        }
+        if (!all)
+          all = yes;
+        any = any ? arith::OrIOp::create(b, loc, any, all) : all;
+      }
+      ok = arith::OrIOp::create(b, loc, ok,
+                                arith::XOrIOp::create(b, loc, any, yes));
+    }
     cf::AssertOp::create(
         b, loc, ok,
         nodeLabel(d) +
             (d.perComponent ? ": an index tuple is " : ": an index is ") +
             rangeText(d));
+    return true;
   }
 };
 } // namespace

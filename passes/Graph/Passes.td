@@ -187,10 +187,19 @@ def CheckIndices : Pass<"tfrt-check-indices", "mlir::func::FuncOp"> {
       on with the clamped indices and `NAME_run` returns
       TFRT_INVALID_ARGUMENT with that message.
 
-    Ops marked `graph.speculative` are left alone: the ONNX importer marks
-    the ops of an If's two branches when the condition is a run-time value,
-    because it computes both and selects the results, so that a branch not
-    taken may index out of range without an error.
+    Ops marked `graph.speculative` are checked only when their branch is
+    taken: the ONNX importer marks the ops of an If's two branches when the
+    condition is a run-time value, because it computes both and selects the
+    results with a `graph.where` on the 0-d condition, so that a branch not
+    taken may index out of range without an error. Following the op's uses
+    through other speculative ops to those selects gives the conditions
+    under which its result matters (the then operand under the condition,
+    the else operand under its negation, nested Ifs as conjunctions, several
+    uses as a disjunction); the assert is `ok or not (that guard)`, placed
+    after the last condition it reads. Constant indices out of range there
+    are no compile-time error but such a run-time check. An op whose result
+    is never selected gets no check; one whose guard would take more than 8
+    conjunctions keeps the clamping only.
 
     The pipeline runs it for CPU targets, before `tfrt-lower-graph-to-linalg`
     (CUDA targets keep the clamping only: their reduction would run on the

@@ -269,8 +269,9 @@ FailureOr<SmallVector<Value>> NodeImporter::ifOp(NodeCtx &n) {
 
   // A run-time condition: both branches, then Where. The ops of the
   // branches run whichever is taken, so they carry `graph.speculative`:
-  // tfrt-check-indices does not report their indices (a branch not taken
-  // may index out of range; its result is discarded).
+  // tfrt-check-indices reports their indices only under the condition that
+  // selects their branch (a branch not taken may index out of range; its
+  // result is discarded).
   SmallVector<ScopeValue> thenOuts, elseOuts;
   Block *block = builder.getInsertionBlock();
   Block::iterator ip = builder.getInsertionPoint();

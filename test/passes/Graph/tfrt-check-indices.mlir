@@ -69,15 +69,68 @@ func.func @constant_in_range(%x: tensor<3x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
-// A speculative gather (an If branch computed whatever the run-time
-// condition) gets no check, nor its constant indices an error.
+// Speculative gathers (an If's branches computed whatever the run-time
+// condition, then selected by a graph.where on it): each is checked only
+// when its branch is taken. The then branch's gather (%g) asserts `ok or
+// not %c`; the else branch's constant indices (out of range: no compile
+// error, since the branch may never be taken) reach the select through
+// another speculative op and assert `ok or %c` (not not %c).
 // CHECK-LABEL: func.func @speculative
-// CHECK-NOT: cf.assert
-// CHECK: graph.gather %{{.*}}, %{{.*}} {axis = 0 : i64, graph.speculative}
-// CHECK: graph.gather %{{.*}}, %{{.*}} {axis = 0 : i64, graph.speculative}
-func.func @speculative(%x: tensor<3x4xf32>, %i: tensor<2xi64>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+// CHECK-SAME: %[[X:.*]]: tensor<3x4xf32>, %[[I:.*]]: tensor<2xi64>, %[[C:.*]]: tensor<i1>
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: %[[RED:.*]] = linalg.generic {{.*}} ins(%[[I]] : tensor<2xi64>)
+// CHECK: %[[OK:.*]] = tensor.extract %[[RED]][]
+// CHECK: %[[COND:.*]] = tensor.extract %[[C]][]
+// CHECK: %[[NOT:.*]] = arith.xori %[[COND]], %[[TRUE]] : i1
+// CHECK: %[[PASS:.*]] = arith.ori %[[OK]], %[[NOT]] : i1
+// CHECK: cf.assert %[[PASS]], "Gather: an index is outside [-3, 3)"
+// CHECK: graph.gather %[[X]], %[[I]] {axis = 0 : i64, graph.speculative}
+// CHECK: %[[K:.*]] = graph.constant dense<[0, 7]>
+// CHECK: %[[RED2:.*]] = linalg.generic {{.*}} ins(%[[K]] : tensor<2xi64>)
+// CHECK: %[[OK2:.*]] = tensor.extract %[[RED2]][]
+// CHECK: %[[COND2:.*]] = tensor.extract %[[C]][]
+// CHECK: %[[NOT2:.*]] = arith.xori %[[COND2]], %{{.*}} : i1
+// CHECK: %[[NOTNOT:.*]] = arith.xori %[[NOT2]], %{{.*}} : i1
+// CHECK: %[[PASS2:.*]] = arith.ori %[[OK2]], %[[NOTNOT]] : i1
+// CHECK: cf.assert %[[PASS2]], "Gather: an index is outside [-3, 3)"
+// CHECK: graph.gather %[[X]], %[[K]] {axis = 0 : i64, graph.speculative}
+func.func @speculative(%x: tensor<3x4xf32>, %i: tensor<2xi64>, %c: tensor<i1>) -> tensor<2x4xf32> {
   %g = graph.gather %x, %i {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
-  %c = graph.constant dense<[0, 7]> : tensor<2xi64>
-  %h = graph.gather %x, %c {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
-  return %g, %h : tensor<2x4xf32>, tensor<2x4xf32>
+  %k = graph.constant dense<[0, 7]> : tensor<2xi64>
+  %h = graph.gather %x, %k {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  %n = graph.neg %h {graph.speculative} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %w = graph.where %c, %g, %n : (tensor<i1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %w : tensor<2x4xf32>
+}
+
+// -----
+
+// Nested Ifs: the inner If's condition %d is computed in the outer then
+// branch, after the gather; the check goes after it and asserts `ok or
+// not (%c and %d)`. A speculative gather whose result is never selected
+// (%u) and one with constant indices in range (%v) get no check.
+// CHECK-LABEL: func.func @nested
+// CHECK-SAME: %{{.*}}: tensor<3x4xf32>, %{{.*}}: tensor<2xi64>, %[[C:.*]]: tensor<i1>
+// CHECK: graph.gather %{{.*}}, %{{.*}} {axis = 0 : i64, graph.speculative}
+// CHECK: %[[D:.*]] = graph.less
+// CHECK: %[[RED:.*]] = linalg.generic
+// CHECK: %[[OK:.*]] = tensor.extract %[[RED]][]
+// CHECK: %[[CV:.*]] = tensor.extract %[[C]][]
+// CHECK: %[[DV:.*]] = tensor.extract %[[D]][]
+// CHECK: %[[BOTH:.*]] = arith.andi %[[CV]], %[[DV]] : i1
+// CHECK: %[[NOT:.*]] = arith.xori %[[BOTH]], %{{.*}} : i1
+// CHECK: %[[PASS:.*]] = arith.ori %[[OK]], %[[NOT]] : i1
+// CHECK: cf.assert %[[PASS]]
+// CHECK-NOT: cf.assert
+// CHECK: return
+func.func @nested(%x: tensor<3x4xf32>, %i: tensor<2xi64>, %c: tensor<i1>, %a: tensor<f32>, %b: tensor<f32>, %y: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %g = graph.gather %x, %i {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  %d = graph.less %a, %b {graph.speculative} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %u = graph.gather %x, %i {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  %k = graph.constant dense<[0, 2]> : tensor<2xi64>
+  %v = graph.gather %x, %k {axis = 0 : i64, graph.speculative} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  %inner = graph.where %d, %g, %v {graph.speculative} : (tensor<i1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %s = graph.neg %y : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %w = graph.where %c, %inner, %s : (tensor<i1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %w : tensor<2x4xf32>
 }
