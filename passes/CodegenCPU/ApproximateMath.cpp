@@ -86,6 +86,27 @@ void scaleSubnormalArguments(Operation *root, double correction) {
   }
 }
 
+/// The polynomial exp returns 0 where exp(x) is below the smallest normal
+/// float (x < -87.34), though the float value is subnormal down to x =
+/// -103.97 (exp(-100) = 3.8e-44). Arguments below -87 are raised by 32
+/// first (exactly: x + 32 keeps x's bits for |x| in [64, 128)) and the
+/// result scaled by exp(-32), one rounding into the subnormal range. -inf
+/// still gives 0 and NaN NaN.
+void subnormalExpResults(Operation *root) {
+  for (Operation *o : f32Ops<math::ExpOp>(root)) {
+    auto op = cast<math::ExpOp>(o);
+    OpBuilder b(op);
+    FloatBuilder f{b, op.getLoc(), op.getType()};
+    Value x = op.getOperand();
+    Value small = f.cmp(arith::CmpFPredicate::OLT, x, f.c(-87.0));
+    Value raised = f.select(small, f.add(x, f.c(32.0)), x);
+    auto exp = math::ExpOp::create(b, f.loc, raised, op.getFastmathAttr());
+    Value result = f.select(small, f.mul(exp, f.c(std::exp(-32.0))), exp);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+}
+
 /// sin and cos of f32. Upstream's polynomials reduce the argument by one
 /// rounded pi/2, which left errors of 4e-7 at |x| = 6 and 6e-6 at |x| =
 /// 100 (rotary and sinusoidal position encodings reach thousands). Here
@@ -220,6 +241,7 @@ struct ApproximateMathPass
     expandSinCos(getOperation());
     expandAtan(getOperation());
     keepErfZeroSign(getOperation());
+    subnormalExpResults(getOperation());
     scaleSubnormalArguments<math::LogOp>(getOperation(), 24 * M_LN2);
     scaleSubnormalArguments<math::Log2Op>(getOperation(), 24);
     RewritePatternSet patterns(&getContext());

@@ -23,7 +23,7 @@ def ApproximateMath : Pass<"tfrt-approximate-math"> {
     ```
     After: a branch-free sequence of `arith` ops and clamps (no call).
 
-    Three rewrites of its own come first, where MLIR's patterns lose
+    Four rewrites of its own come first, where MLIR's patterns lose
     accuracy: `math.sin`/`math.cos` reduce their argument by pi/2 in f64
     with pi/2 in three parts (k = roundeven(x * 2/pi); upstream's single
     rounded f32 constant was off by 4e-7 at |x| = 6, 6e-6 at |x| = 100, and
@@ -33,8 +33,11 @@ def ApproximateMath : Pass<"tfrt-approximate-math"> {
     tan(pi/8) and tan(3 pi/8) (upstream was 4e-6 relative at x = 0.66); and
     `math.log`/`math.log2` scale subnormal arguments by 2^24 and correct the
     result (the polynomial clamps to the smallest normal float: log(1e-45)
-    gave -87.34, not -103.28). `test/integration/math/check_math.py` checks
-    23 ops against float64 math within max(1e-6 relative, one ulp).
+    gave -87.34, not -103.28); `math.exp` raises arguments below -87 by 32
+    and scales the result by exp(-32), so that results below the smallest
+    normal float come out subnormal instead of 0 (exp(-100) = 3.8e-44).
+    `test/integration/math/check_math.py` checks 23 ops against float64
+    math within max(1e-6 relative, one ulp), subnormal results included.
 
     With `wide-vectors` (default on), every `func.func` that had such f32
     ops (exp, exp2, expm1, log, log1p, log2, tanh, erf, erfc, sin, cos,

@@ -593,10 +593,19 @@ struct UnaryLowering : OpConversionPattern<OpTy> {
           b, l, x, arith::SubIOp::create(b, l, zeroConst(b, l, t), x));
     }
     if constexpr (std::is_same_v<OpTy, SigmoidOp>) {
+      // s = 1 / (1 + exp(-|x|)) is sigmoid(|x|); for x < 0 the result is
+      // exp(x) * s = exp(x) / (1 + exp(x)), which stays accurate where
+      // 1 / (1 + exp(-x)) would overflow exp (x < -88.7; the value is then
+      // subnormal, down to x = -103.97). NaN gives NaN either way.
       Value one = scalarConst(b, l, t, 1.0);
-      Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
-      return arith::DivFOp::create(b, l, one,
-                                   arith::AddFOp::create(b, l, one, e));
+      Value e = math::ExpOp::create(
+          b, l, arith::NegFOp::create(b, l, math::AbsFOp::create(b, l, x)));
+      Value s =
+          arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e));
+      Value negative = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x,
+                                             zeroConst(b, l, t));
+      return arith::SelectOp::create(b, l, negative,
+                                     arith::MulFOp::create(b, l, e, s), s);
     }
     if constexpr (std::is_same_v<OpTy, TanhOp>)
       return math::TanhOp::create(b, l, x);

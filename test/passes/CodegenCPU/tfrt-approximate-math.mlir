@@ -121,3 +121,24 @@ func.func @erf_zero(%x: f32) -> f32 {
   %e = math.erf %x : f32
   return %e : f32
 }
+
+// -----
+
+// exp with subnormal results: arguments below -87 are raised by 32 before
+// the polynomial (which returns 0 where exp(x) < 2^-126) and its result is
+// scaled by exp(-32), one rounding into the subnormal range.
+// CHECK-LABEL: func.func @exp_subnormal
+// CHECK-NOT: math.exp
+// CHECK-DAG: %[[LOW:.*]] = arith.constant -8.700000e+01 : f32
+// CHECK-DAG: %[[C32:.*]] = arith.constant 3.200000e+01 : f32
+// CHECK-DAG: %[[SCALE:.*]] = arith.constant 1.26641658E-14 : f32
+// CHECK: %[[SMALL:.*]] = arith.cmpf olt, %[[X:.*]], %[[LOW]] : f32
+// CHECK: %[[RAISED:.*]] = arith.addf %[[X]], %[[C32]] : f32
+// CHECK: arith.select %[[SMALL]], %[[RAISED]], %[[X]] : f32
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[Y:.*]], %[[SCALE]] : f32
+// CHECK: arith.select %[[SMALL]], %[[SCALED]], %[[Y]] : f32
+// CHECK: return
+func.func @exp_subnormal(%x: f32) -> f32 {
+  %e = math.exp %x : f32
+  return %e : f32
+}
