@@ -244,6 +244,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"EyeLike", &NodeImporter::eyeLike},
       {"Flatten", &NodeImporter::flatten},
       {"Floor", &NodeImporter::unary},
+      {"Gelu", &NodeImporter::gelu},
       {"Gather", &NodeImporter::gather},
       {"GatherElements", &NodeImporter::gatherElements},
       {"GatherND", &NodeImporter::gatherND},
@@ -281,6 +282,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Mean", &NodeImporter::variadic},
       {"MeanVarianceNormalization", &NodeImporter::meanVarianceNorm},
       {"MelWeightMatrix", &NodeImporter::melWeightMatrix},
+      {"Mish", &NodeImporter::mish},
       {"Min", &NodeImporter::variadic},
       {"Mod", &NodeImporter::modOp},
       {"Mul", &NodeImporter::binary},
@@ -1663,6 +1665,70 @@ FailureOr<SmallVector<Value>> NodeImporter::activation(NodeCtx &n) {
     return failure();
   return one(build(n, op, {*x},
                    {named("alpha", f32(alpha)), named("beta", f32(beta))}));
+}
+
+/// Gelu (opset 20): x * Phi(x), Phi the standard normal CDF, composed of
+/// graph ops: 0.5 x (1 + erf(x / sqrt(2))), or with approximate = "tanh"
+/// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), the formulas of the
+/// ONNX specification.
+FailureOr<SmallVector<Value>> NodeImporter::gelu(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto approx = stringAttr(n, "approximate");
+  if (failed(x) || failed(approx))
+    return failure();
+  std::string mode = approx->value_or("none");
+  if (mode != "none" && mode != "tanh") {
+    error(n) << "attribute 'approximate' must be \"none\" or \"tanh\", not \""
+             << mode << "\"";
+    return failure();
+  }
+  // Each step is a graph op on the previous ones; the first failure (an
+  // error already reported) ends the chain.
+  bool ok = true;
+  auto op = [&](StringRef name, ValueRange operands) -> Value {
+    if (!ok)
+      return Value();
+    FailureOr<Value> r = build(n, name, operands);
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  };
+  auto scalar = [&](double v) -> Value {
+    if (!ok)
+      return Value();
+    FailureOr<Value> r = scalarLike(n, *x, v);
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  };
+  Value t;
+  if (mode == "none") {
+    Value z = op("graph.mul", {*x, scalar(M_SQRT1_2)});
+    t = op("graph.erf", {z});
+  } else {
+    Value x3 = op("graph.mul", {op("graph.mul", {*x, *x}), *x});
+    Value inner =
+        op("graph.add", {*x, op("graph.mul", {x3, scalar(0.044715)})});
+    t = op("graph.tanh",
+           {op("graph.mul", {inner, scalar(std::sqrt(2.0 / M_PI))})});
+  }
+  Value y = op("graph.mul", {op("graph.mul", {*x, scalar(0.5)}),
+                             op("graph.add", {t, scalar(1.0)})});
+  if (!ok)
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// Mish (opset 18): x * tanh(softplus(x)).
+FailureOr<SmallVector<Value>> NodeImporter::mish(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  if (failed(x))
+    return failure();
+  auto sp = build(n, "graph.softplus", {*x});
+  if (failed(sp))
+    return failure();
+  auto t = build(n, "graph.tanh", {*sp});
+  if (failed(t))
+    return failure();
+  return one(build(n, "graph.mul", {*x, *t}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -149,6 +149,8 @@ private:
   FailureOr<SmallVector<Value>> where(NodeCtx &n);
   FailureOr<SmallVector<Value>> isInf(NodeCtx &n);
   FailureOr<SmallVector<Value>> activation(NodeCtx &n);
+  FailureOr<SmallVector<Value>> gelu(NodeCtx &n);
+  FailureOr<SmallVector<Value>> mish(NodeCtx &n);
   FailureOr<SmallVector<Value>> reduce(NodeCtx &n);
   FailureOr<SmallVector<Value>> argMinMax(NodeCtx &n);
   FailureOr<SmallVector<Value>> resize(NodeCtx &n);

@@ -16,7 +16,8 @@ paths of tfrt-vectorize-matmul and tfrt-async-tile-loops (see MATMULS),
 depthwise convs that tfrt-vectorize-depthwise computes from their unpadded
 input (see DEPTHWISE), and
 1x1 convs and MatMuls whose elementwise consumer tfrt-vectorize-matmul
-applies to the register tiles (see EPILOGUES). Runs each with ONNX Runtime
+applies to the register tiles (see EPILOGUES), and activations of newer
+opsets composed at import (see ACTIVATIONS). Runs each with ONNX Runtime
 (onnxruntime-node, ../ppocr/ort_reference.js) and with tfrt-compile +
 tfrt-run at 1 and 2 threads on the same random inputs, and compares: max
 abs diff <= 1e-4 (F(4x4, 3x3): 1e-4 times the largest output).
@@ -252,6 +253,40 @@ def epilogue_cases(rng):
     return cases
 
 
+# Activations of newer opsets that the importer composes of graph ops
+# (Gelu, opset 20; Mish, opset 18), alone and as the epilogue of a 1x1
+# conv: name: (op, attributes, opset, with a conv before it).
+ACTIVATIONS = {
+    "gelu_erf": ("Gelu", {}, 20, False),
+    "gelu_tanh": ("Gelu", {"approximate": "tanh"}, 20, False),
+    "mish": ("Mish", {}, 18, False),
+    "conv1x1_gelu_erf": ("Gelu", {}, 20, True),
+    "conv1x1_mish": ("Mish", {}, 18, True),
+}
+
+
+def make_activation_model(path, op, attrs, opset, conv, shape, rng):
+    """x [shape] -> (1x1 conv to 24 channels ->) op -> y."""
+    inits = []
+    nodes = []
+    src = "x"
+    out = list(shape)
+    if conv:
+        w = (rng.random((24, shape[1], 1, 1), dtype=np.float32) - 0.5) * 2
+        b = (rng.random(24, dtype=np.float32) - 0.5) * 2
+        inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
+        nodes.append(helper.make_node("Conv", ["x", "w", "b"], ["c"]))
+        src = "c"
+        out[1] = 24
+    nodes.append(helper.make_node(op, [src], ["y"], **attrs))
+    graph = helper.make_graph(
+        nodes, op, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out)],
+        initializer=inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]),
+              path)
+
+
 def make_epilogue_model(path, nodes, inputs, out_shape, inits):
     graph = helper.make_graph(
         nodes, "epilogue",
@@ -448,6 +483,14 @@ def main(argv):
         make_epilogue_model(model, nodes, inputs, out_shape, inits)
         results.append(check(name, d, model, {
             k: rng.random(v, dtype=np.float32) * 2 - 1 for k, v in inputs.items()}))
+    for name, (op, attrs, opset, conv) in ACTIVATIONS.items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        shape = [1, 16, 33, 64]
+        make_activation_model(model, op, attrs, opset, conv, shape, rng)
+        results.append(check(name, d, model, {
+            "x": rng.random(shape, dtype=np.float32) * 12 - 6}))
     passed = sum(results)
     failed = len(results) - passed
     print("compiled in partitions: %d of %d" % (len(split), len(results)))
