@@ -253,6 +253,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"GlobalMaxPool", &NodeImporter::globalMaxPool},
       {"Greater", &NodeImporter::elementwise},
       {"GreaterOrEqual", &NodeImporter::elementwise},
+      {"GroupNormalization", &NodeImporter::groupNorm},
       {"GRU", &NodeImporter::recurrent},
       {"GridSample", &NodeImporter::gridSample},
       {"HammingWindow", &NodeImporter::windowFunction},
@@ -2095,9 +2096,40 @@ FailureOr<SmallVector<Value>> NodeImporter::pad(NodeCtx &n) {
     } else {
       value = constant(n, scalarOf(elem, 0.0));
     }
-    if (n.in(3)) {
-      unsupported(n) << ": input 'axes'";
-      return failure();
+    if (Value a = n.in(3); a && !isEmptyTensorValue(a)) {
+      // Opset 18: the pads of the listed axes only ([begins..., ends...]);
+      // the other axes get none.
+      SmallVector<int64_t> axes;
+      auto xt = rankedOf(*x);
+      if (failed(graph::getConstantInts(a, axes))) {
+        unsupported(n) << ": 'axes' is not a constant";
+        return failure();
+      }
+      if (!xt) {
+        error(n) << "padding listed axes needs an input of known rank";
+        return failure();
+      }
+      int64_t rank = xt.getRank(), count = axes.size();
+      if (static_cast<int64_t>(pads.size()) != 2 * count) {
+        error(n) << "'pads' has " << pads.size() << " values for " << count
+                 << " axes (needs " << 2 * count << ")";
+        return failure();
+      }
+      SmallVector<int64_t> full(2 * rank, 0);
+      SmallVector<bool> seen(rank, false);
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t ax = axes[i] < 0 ? axes[i] + rank : axes[i];
+        if (ax < 0 || ax >= rank || seen[ax]) {
+          error(n) << "axis " << axes[i] << " of 'axes' is "
+                   << (ax < 0 || ax >= rank ? "out of range" : "repeated")
+                   << " for an input of rank " << rank;
+          return failure();
+        }
+        seen[ax] = true;
+        full[ax] = pads[i];
+        full[rank + ax] = pads[count + i];
+      }
+      pads = std::move(full);
     }
   }
   return one(build(n, "graph.pad", {*x, value},
@@ -2148,6 +2180,26 @@ FailureOr<SmallVector<Value>> NodeImporter::split(NodeCtx &n) {
     }
   }
   int64_t count = n.node.outputs.size();
+  if (parts.empty() && n.opset() >= 18) {
+    // Opset 18: `num_outputs` parts of ceil(dim / num_outputs), the last one
+    // smaller when the dimension does not divide.
+    auto numOutputs = optIntAttr(n, "num_outputs");
+    if (failed(numOutputs))
+      return failure();
+    if (*numOutputs && **numOutputs != count) {
+      error(n) << "attribute 'num_outputs' is " << **numOutputs
+               << " but the node has " << count << " outputs";
+      return failure();
+    }
+    int64_t chunk = count > 0 ? (dim + count - 1) / count : 0;
+    if (count == 0 || dim - chunk * (count - 1) <= 0) {
+      error(n) << "cannot split dimension of size " << dim << " into " << count
+               << " parts of " << chunk << " (the last one smaller)";
+      return failure();
+    }
+    parts.assign(count, chunk);
+    parts.back() = dim - chunk * (count - 1);
+  }
   if (parts.empty()) {
     if (count == 0 || dim % count != 0) {
       error(n) << "cannot split dimension of size " << dim << " into "
@@ -2440,6 +2492,96 @@ FailureOr<SmallVector<Value>> NodeImporter::instanceNorm(NodeCtx &n) {
   if (failed(y))
     return failure();
   return one(build(n, "graph.add", {*y, *b}));
+}
+
+/// GroupNormalization: the channels in `num_groups` groups, each normalized
+/// over its channels and the spatial dims together (x reshaped to [N, G,
+/// C / G * spatial], centered as the other normalizations), then scaled and
+/// shifted: per group in opset 18 (scale and bias of [G]), per channel from
+/// opset 21 ([C]).
+FailureOr<SmallVector<Value>> NodeImporter::groupNorm(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto scale = requireInput(n, 1, "scale");
+  auto bias = requireInput(n, 2, "bias");
+  auto groups = optIntAttr(n, "num_groups");
+  auto eps = floatAttr(n, "epsilon", 1e-5);
+  if (failed(x) || failed(scale) || failed(bias) || failed(groups) ||
+      failed(eps))
+    return failure();
+  if (!*groups) {
+    error(n) << "missing attribute 'num_groups'";
+    return failure();
+  }
+  auto xt = rankedOf(*x);
+  if (!xt || xt.getRank() < 2 || !xt.hasStaticShape()) {
+    error(n) << "needs an input of rank >= 2 with a static shape";
+    return failure();
+  }
+  int64_t g = **groups, rank = xt.getRank(), batch = xt.getDimSize(0),
+          c = xt.getDimSize(1), spatial = 1;
+  for (int64_t i = 2; i < rank; ++i)
+    spatial *= xt.getDimSize(i);
+  if (g <= 0 || c % g != 0) {
+    error(n) << "attribute 'num_groups' (" << g
+             << ") must divide the channels (" << c << ")";
+    return failure();
+  }
+  bool perChannel = n.opset() >= 21;
+  int64_t affine = perChannel ? c : g;
+  for (auto [name, v] :
+       {std::pair("scale", *scale), std::pair("bias", *bias)}) {
+    auto t = rankedOf(v);
+    if (!t || !t.hasStaticShape() || t.getNumElements() != affine) {
+      error(n) << "input '" << name << "' must have " << affine
+               << " elements (one per " << (perChannel ? "channel" : "group")
+               << " in opset " << n.opset() << ")";
+      return failure();
+    }
+  }
+  auto xr = reshapeTo(n, *x, {batch, g, c / g * spatial});
+  if (failed(xr))
+    return failure();
+  auto cen = centered(n, *xr, {2});
+  if (failed(cen))
+    return failure();
+  Value d = cen->first;
+  auto sq = build(n, "graph.mul", {d, d});
+  if (failed(sq))
+    return failure();
+  auto var = reduceOp(n, "graph.reduce_mean", *sq, {2}, true);
+  if (failed(var))
+    return failure();
+  auto ve = build(n, "graph.add",
+                  {*var, constant(n, scalarOf(elementTypeOf(*x), *eps))});
+  if (failed(ve))
+    return failure();
+  auto sd = build(n, "graph.sqrt", {*ve});
+  if (failed(sd))
+    return failure();
+  auto norm = build(n, "graph.div", {d, *sd});
+  if (failed(norm))
+    return failure();
+  SmallVector<int64_t> pshape{affine};
+  if (perChannel) {
+    norm = reshapeTo(n, *norm, xt.getShape());
+    pshape.append(rank - 2, 1);
+  } else {
+    pshape.push_back(1);
+  }
+  if (failed(norm))
+    return failure();
+  auto sc = reshapeTo(n, *scale, pshape);
+  auto b = reshapeTo(n, *bias, pshape);
+  if (failed(sc) || failed(b))
+    return failure();
+  auto y = build(n, "graph.mul", {*norm, *sc});
+  if (succeeded(y))
+    y = build(n, "graph.add", {*y, *b});
+  if (failed(y))
+    return failure();
+  if (!perChannel)
+    return one(reshapeTo(n, *y, xt.getShape()));
+  return SmallVector<Value>{*y};
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::meanVarianceNorm(NodeCtx &n) {

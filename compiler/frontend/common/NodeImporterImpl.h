@@ -150,6 +150,7 @@ private:
   FailureOr<SmallVector<Value>> isInf(NodeCtx &n);
   FailureOr<SmallVector<Value>> activation(NodeCtx &n);
   FailureOr<SmallVector<Value>> gelu(NodeCtx &n);
+  FailureOr<SmallVector<Value>> groupNorm(NodeCtx &n);
   FailureOr<SmallVector<Value>> mish(NodeCtx &n);
   FailureOr<SmallVector<Value>> reduce(NodeCtx &n);
   FailureOr<SmallVector<Value>> argMinMax(NodeCtx &n);

@@ -16,8 +16,9 @@ paths of tfrt-vectorize-matmul and tfrt-async-tile-loops (see MATMULS),
 depthwise convs that tfrt-vectorize-depthwise computes from their unpadded
 input (see DEPTHWISE), and
 1x1 convs and MatMuls whose elementwise consumer tfrt-vectorize-matmul
-applies to the register tiles (see EPILOGUES), and activations of newer
-opsets composed at import (see ACTIVATIONS). Runs each with ONNX Runtime
+applies to the register tiles (see EPILOGUES), and activations and other
+ops of newer opsets mapped at import (see ACTIVATIONS, newer_op_cases).
+Runs each with ONNX Runtime
 (onnxruntime-node, ../ppocr/ort_reference.js) and with tfrt-compile +
 tfrt-run at 1 and 2 threads on the same random inputs, and compares: max
 abs diff <= 1e-4 (F(4x4, 3x3): 1e-4 times the largest output).
@@ -265,6 +266,49 @@ ACTIVATIONS = {
 }
 
 
+def newer_op_cases(rng):
+    """Ops and forms of opsets 18 and 21 that the importer maps onto graph
+    ops: name: (nodes, input shape of x, output shape of y, initializers,
+    opset)."""
+    def arr(name, a):
+        return numpy_helper.from_array(np.asarray(a), name)
+
+    def affine(name, n):
+        return arr(name, (rng.random(n, dtype=np.float32) - 0.5) * 4)
+    x = [2, 6, 5, 7]
+    return {
+        # Split by num_outputs into 4 and 3 (the last part smaller), joined
+        # back in the other order.
+        "split18_uneven": (
+            [helper.make_node("Split", ["x"], ["a", "b"], axis=3, num_outputs=2),
+             helper.make_node("Concat", ["b", "a"], ["y"], axis=3)],
+            x, x, [], 18),
+        # Pad with the axes input: reflect on one axis, a constant on two
+        # (one given as negative).
+        "pad18_axes_reflect": (
+            [helper.make_node("Pad", ["x", "pads", "", "axes"], ["y"], mode="reflect")],
+            x, [2, 6, 8, 7],
+            [arr("pads", np.array([1, 2], np.int64)), arr("axes", np.array([2], np.int64))],
+            18),
+        "pad18_axes_constant": (
+            [helper.make_node("Pad", ["x", "pads", "v", "axes"], ["y"])],
+            x, [2, 9, 5, 9],
+            [arr("pads", np.array([1, 2, 2, 1], np.int64)),
+             arr("axes", np.array([-1, 1], np.int64)), arr("v", np.float32(0.5))],
+            18),
+        # GroupNormalization: scale and bias per group (opset 18), per
+        # channel (opset 21).
+        "groupnorm18_3groups": (
+            [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
+                              num_groups=3, epsilon=1e-4)],
+            x, x, [affine("s", 3), affine("b", 3)], 18),
+        "groupnorm21_2groups": (
+            [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
+                              num_groups=2)],
+            x, x, [affine("s", 6), affine("b", 6)], 21),
+    }
+
+
 def make_activation_model(path, op, attrs, opset, conv, shape, rng):
     """x [shape] -> (1x1 conv to 24 channels ->) op -> y."""
     inits = []
@@ -491,6 +535,18 @@ def main(argv):
         make_activation_model(model, op, attrs, opset, conv, shape, rng)
         results.append(check(name, d, model, {
             "x": rng.random(shape, dtype=np.float32) * 12 - 6}))
+    for name, (nodes, xs, ys, inits, opset) in newer_op_cases(rng).items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        graph = helper.make_graph(
+            nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ys)],
+            initializer=inits)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]),
+                  model)
+        results.append(check(name, d, model, {
+            "x": rng.random(xs, dtype=np.float32) * 4 - 2}))
     passed = sum(results)
     failed = len(results) - passed
     print("compiled in partitions: %d of %d" % (len(split), len(results)))
