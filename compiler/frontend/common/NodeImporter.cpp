@@ -1895,29 +1895,110 @@ FailureOr<SmallVector<Value>> NodeImporter::resize(NodeCtx &n) {
     unsupported(n) << ": 'scales' is not a constant";
     return failure();
   }
+  // Opset 18: `axes` lists the dimensions that scales, sizes and roi give
+  // values for (the others keep their size), `keep_aspect_ratio_policy`
+  // turns sizes into one scale for all listed axes, and `antialias` filters
+  // linear and cubic downscaling.
+  SmallVector<int64_t> axes;
+  std::string policy = "stretch";
+  bool filtered = false;
+  if (!old && n.opset() >= 18) {
+    auto axesAttr = intsAttr(n, "axes");
+    auto policyAttr = stringAttr(n, "keep_aspect_ratio_policy");
+    auto antialias = intAttr(n, "antialias", 0);
+    if (failed(axesAttr) || failed(policyAttr) || failed(antialias))
+      return failure();
+    policy = policyAttr->value_or("stretch");
+    if (policy != "stretch" && policy != "not_larger" &&
+        policy != "not_smaller") {
+      error(n) << "attribute 'keep_aspect_ratio_policy' must be \"stretch\", "
+                  "\"not_larger\" or \"not_smaller\", not \""
+               << policy << "\"";
+      return failure();
+    }
+    filtered = *antialias != 0 && m != "nearest";
+    if (*axesAttr) {
+      SmallVector<bool> seen(rank, false);
+      for (int64_t a : **axesAttr) {
+        int64_t ax = a < 0 ? a + rank : a;
+        if (ax < 0 || ax >= rank || seen[ax]) {
+          error(n) << "axis " << a << " of attribute 'axes' is "
+                   << (ax < 0 || ax >= rank ? "out of range" : "repeated")
+                   << " for an input of rank " << rank;
+          return failure();
+        }
+        seen[ax] = true;
+        axes.push_back(ax);
+      }
+    }
+  }
+  if (axes.empty())
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  int64_t listed = axes.size();
+  if (!scales.empty()) {
+    if ((int64_t)scales.size() != listed) {
+      error(n) << "needs one scale per dimension (or 'sizes'), got "
+               << scales.size() << " for " << listed << " axes";
+      return failure();
+    }
+    SmallVector<double> full(rank, 1.0);
+    for (int64_t i = 0; i < listed; ++i)
+      full[axes[i]] = scales[i];
+    scales = std::move(full);
+  }
   if (sizesV && !isEmptyTensorValue(sizesV)) {
     SmallVector<int64_t> sz;
     if (failed(graph::getConstantInts(sizesV, sz))) {
       unsupported(n) << ": 'sizes' is not a constant";
       return failure();
     }
-    if ((int64_t)sz.size() != rank) {
-      error(n) << "'sizes' has " << sz.size() << " values for rank " << rank;
+    if ((int64_t)sz.size() != listed) {
+      error(n) << "'sizes' has " << sz.size() << " values for " << listed
+               << " axes";
       return failure();
     }
-    scales.clear();
-    for (int64_t i = 0; i < rank; ++i)
-      scales.push_back((double)sz[i] / (double)xt.getDimSize(i));
-    sizes = sz;
+    SmallVector<int64_t> full(xt.getShape());
+    scales.assign(rank, 1.0);
+    if (policy == "stretch") {
+      for (int64_t i = 0; i < listed; ++i) {
+        full[axes[i]] = sz[i];
+        scales[axes[i]] = (double)sz[i] / (double)xt.getDimSize(axes[i]);
+      }
+    } else {
+      // One scale for all listed axes: the smallest (not_larger) or largest
+      // (not_smaller) of sizes / input sizes; each size is then that scale
+      // times the input size, rounded.
+      double scale = policy == "not_larger" ? INFINITY : 0.0;
+      for (int64_t i = 0; i < listed; ++i) {
+        double r = (double)sz[i] / (double)xt.getDimSize(axes[i]);
+        scale =
+            policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
+      }
+      for (int64_t ax : axes) {
+        full[ax] = (int64_t)std::nearbyint(scale * xt.getDimSize(ax));
+        scales[ax] = scale;
+      }
+    }
+    sizes = full;
   }
   if ((int64_t)scales.size() != rank) {
     error(n) << "needs one scale per dimension (or 'sizes'), got "
              << scales.size() << " for rank " << rank;
     return failure();
   }
+  // The antialiasing filter changes only downscaling.
+  if (filtered && llvm::any_of(scales, [](double s) { return s < 1.0; })) {
+    unsupported(n) << ": antialias=1 on a downscaling '" << m << "' resize";
+    return failure();
+  }
   if (ct == "tf_crop_and_resize") {
     if (!roiV || isEmptyTensorValue(roiV)) {
       error(n) << "tf_crop_and_resize needs an 'roi'";
+      return failure();
+    }
+    if (listed != rank) {
+      unsupported(n) << ": tf_crop_and_resize with attribute 'axes'";
       return failure();
     }
     if (failed(getConstantDoubles(roiV, roi))) {

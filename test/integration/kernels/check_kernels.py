@@ -306,6 +306,31 @@ def newer_op_cases(rng):
             [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
                               num_groups=2)],
             x, x, [affine("s", 6), affine("b", 6)], 21),
+        # Resize (opset 18/19) with the axes attribute, one scale for all
+        # listed axes from sizes (keep_aspect_ratio_policy), and antialias
+        # on an upscaling linear resize (no filter then).
+        "resize19_not_larger": (
+            [helper.make_node("Resize", ["x", "", "", "sz"], ["y"], mode="nearest",
+                              keep_aspect_ratio_policy="not_larger", axes=[2, 3])],
+            [1, 2, 8, 10], [1, 2, 4, 5], [arr("sz", np.array([5, 5], np.int64))], 19),
+        "resize19_not_smaller": (
+            [helper.make_node("Resize", ["x", "", "", "sz"], ["y"], mode="linear",
+                              keep_aspect_ratio_policy="not_smaller", axes=[2, 3])],
+            [1, 2, 8, 10], [1, 2, 5, 6], [arr("sz", np.array([5, 5], np.int64))], 19),
+        "resize19_axes_sizes": (
+            [helper.make_node("Resize", ["x", "", "", "sz"], ["y"], mode="linear",
+                              axes=[-1])],
+            [1, 2, 8, 10], [1, 2, 8, 13], [arr("sz", np.array([13], np.int64))], 19),
+        "resize19_axes_scales": (
+            [helper.make_node("Resize", ["x", "", "sc"], ["y"], mode="cubic",
+                              axes=[3, 2])],
+            [1, 2, 8, 10], [1, 2, 12, 20],
+            [arr("sc", np.array([2.0, 1.5], np.float32))], 19),
+        "resize19_antialias_up": (
+            [helper.make_node("Resize", ["x", "", "sc"], ["y"], mode="linear",
+                              antialias=1)],
+            [1, 2, 8, 10], [1, 2, 16, 20],
+            [arr("sc", np.array([1, 1, 2, 2], np.float32))], 19),
     }
 
 
