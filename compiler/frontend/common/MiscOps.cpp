@@ -114,8 +114,17 @@ FailureOr<SmallVector<Value>> NodeImporter::dropout(NodeCtx &n) {
       }
     }
   }
-  if (failed(intAttr(n, "is_test", 1)))
+  // Before opset 7 `is_test` = 0 asks for training; before opset 12 the
+  // ratio is an attribute (irrelevant in inference); `seed` only seeds the
+  // training mask.
+  auto isTest = intAttr(n, "is_test", 1);
+  auto ratioAttr = floatAttr(n, "ratio", 0.5);
+  if (failed(isTest) || failed(ratioAttr) || failed(intAttr(n, "seed", 0)))
     return failure();
+  if (!*isTest && *ratioAttr != 0.0) {
+    unsupported(n) << ": random: Dropout with is_test = 0 and ratio > 0";
+    return failure();
+  }
   SmallVector<Value> results{*x};
   if (outputUsed(n, 1)) {
     auto xt = rankedOf(*x);

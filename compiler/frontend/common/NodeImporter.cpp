@@ -37,8 +37,10 @@ using namespace tfrt::frontend::detail;
 
 const AttrValue *NodeDesc::findAttr(StringRef attrName) const {
   for (const auto &[n, v] : attributes)
-    if (n == attrName)
+    if (n == attrName) {
+      readAttributes.insert(n);
       return &v;
+    }
   return nullptr;
 }
 
@@ -681,6 +683,24 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
     markUnknown();
     return;
   }
+  // An attribute the importer never looked at would be ignored: the op
+  // would compute something else than the model asks for.
+  // `consumed_inputs` (opsets 1-6) was a memory-reuse hint without
+  // semantics.
+  bool ignored = false;
+  for (const auto &attr : node.attributes)
+    if (!node.readAttributes.contains(attr.first) &&
+        attr.first != "consumed_inputs") {
+      emitError(loc) << "unsupported op '" << node.opType << "' (node '"
+                     << display << "'): attribute '" << attr.first
+                     << "' is not supported";
+      ignored = true;
+    }
+  if (ignored) {
+    hadError = true;
+    markUnknown();
+    return;
+  }
   for (auto [i, out] : llvm::enumerate(node.outputs)) {
     if (out.empty())
       continue;
@@ -931,8 +951,11 @@ FailureOr<SmallVector<Value>> NodeImporter::gemm(NodeCtx &n) {
   auto beta = floatAttr(n, "beta", 1.0);
   auto ta = intAttr(n, "transA", 0);
   auto tb = intAttr(n, "transB", 0);
+  // Before opset 7, `broadcast` = 1 allows a C that broadcasts to the
+  // output; C is broadcast either way (a C that must not be is valid too).
+  auto broadcast = intAttr(n, "broadcast", 0);
   if (failed(a) || failed(b) || failed(alpha) || failed(beta) || failed(ta) ||
-      failed(tb))
+      failed(tb) || failed(broadcast))
     return failure();
   SmallVector<Value> operands{*a, *b};
   if (Value c = n.in(2))
@@ -1045,8 +1068,15 @@ FailureOr<SmallVector<Value>> NodeImporter::batchNorm(NodeCtx &n) {
   auto spatial = intAttr(n, "spatial", 1);
   auto eps = floatAttr(n, "epsilon", 1e-5);
   auto momentum = floatAttr(n, "momentum", 0.9);
-  if (failed(training) || failed(spatial) || failed(eps) || failed(momentum))
+  // Before opset 7: `is_test` = 0 is training (batch statistics).
+  auto isTest = intAttr(n, "is_test", 1);
+  if (failed(training) || failed(spatial) || failed(eps) || failed(momentum) ||
+      failed(isTest))
     return failure();
+  if (!*isTest) {
+    unsupported(n) << ": is_test = 0 (training with batch statistics)";
+    return failure();
+  }
   for (unsigned i = *training ? 3 : 1; i < n.node.outputs.size(); ++i)
     if (outputUsed(n, i)) {
       unsupported(n) << ": output " << i << " ('" << n.node.outputs[i]
@@ -1423,6 +1453,7 @@ FailureOr<SmallVector<Value>> NodeImporter::constantNode(NodeCtx &n) {
     return failure();
   }
   const auto &[name, attr] = n.node.attributes.front();
+  n.node.readAttributes.insert(name);
   auto f32Type = [&](ArrayRef<int64_t> shape) {
     return RankedTensorType::get(shape, builder.getF32Type());
   };
@@ -2768,7 +2799,9 @@ FailureOr<SmallVector<Value>> NodeImporter::topK(NodeCtx &n) {
   auto x = requireInput(n, 0, "X");
   auto axis = intAttr(n, "axis", -1);
   auto largest = intAttr(n, "largest", 1);
-  if (failed(x) || failed(axis) || failed(largest))
+  // `sorted` = 0 leaves the order open: the sorted order is one answer.
+  auto sorted = intAttr(n, "sorted", 1);
+  if (failed(x) || failed(axis) || failed(largest) || failed(sorted))
     return failure();
   int64_t k;
   if (n.opset() < 10) {

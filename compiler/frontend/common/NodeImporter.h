@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <memory>
 #include <string>
@@ -54,6 +55,10 @@ struct NodeDesc {
   std::vector<std::string> inputs;  // "" = omitted optional input
   std::vector<std::string> outputs; // "" = omitted optional output
   std::vector<std::pair<std::string, AttrValue>> attributes;
+  /// The attributes an importer looked up (findAttr); one it never asked
+  /// for is an error after the node's import, so that an attribute the
+  /// importer does not implement is never silently ignored.
+  mutable llvm::StringSet<> readAttributes;
 
   const AttrValue *findAttr(llvm::StringRef attrName) const;
 };
