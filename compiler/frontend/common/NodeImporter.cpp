@@ -1803,6 +1803,23 @@ NodeImporter::centered(NodeCtx &n, Value x, ArrayRef<int64_t> axes) {
   return std::make_pair(*d, *mean);
 }
 
+/// sqrt(mean(d^2 over `axes`) + eps), the deviation of the centered d (kept
+/// as size-1 dims), for the normalizations.
+FailureOr<Value> NodeImporter::deviation(NodeCtx &n, Value d,
+                                         ArrayRef<int64_t> axes, double eps) {
+  auto sq = build(n, "graph.mul", {d, d});
+  if (failed(sq))
+    return failure();
+  auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
+  if (failed(var))
+    return failure();
+  auto ve = build(n, "graph.add",
+                  {*var, constant(n, scalarOf(elementTypeOf(d), eps))});
+  if (failed(ve))
+    return failure();
+  return build(n, "graph.sqrt", {*ve});
+}
+
 FailureOr<SmallVector<Value>> NodeImporter::reduce(NodeCtx &n) {
   auto x = requireInput(n, 0, "data");
   auto keepdims = intAttr(n, "keepdims", 1);
@@ -2530,16 +2547,7 @@ FailureOr<SmallVector<Value>> NodeImporter::layerNorm(NodeCtx &n) {
   if (failed(c))
     return failure();
   Value d = c->first, mean = c->second;
-  auto sq = build(n, "graph.mul", {d, d});
-  if (failed(sq))
-    return failure();
-  auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
-  if (failed(var))
-    return failure();
-  auto ve = build(n, "graph.add", {*var, constant(n, scalarOf(elementTypeOf(*x), *eps))});
-  if (failed(ve))
-    return failure();
-  auto sd = build(n, "graph.sqrt", {*ve});
+  auto sd = deviation(n, d, axes, *eps);
   if (failed(sd))
     return failure();
   auto inv = build(n, "graph.reciprocal", {*sd});
@@ -2581,16 +2589,7 @@ FailureOr<SmallVector<Value>> NodeImporter::instanceNorm(NodeCtx &n) {
   if (failed(c))
     return failure();
   Value d = c->first;
-  auto sq = build(n, "graph.mul", {d, d});
-  if (failed(sq))
-    return failure();
-  auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
-  if (failed(var))
-    return failure();
-  auto ve = build(n, "graph.add", {*var, constant(n, scalarOf(elementTypeOf(*x), *eps))});
-  if (failed(ve))
-    return failure();
-  auto sd = build(n, "graph.sqrt", {*ve});
+  auto sd = deviation(n, d, axes, *eps);
   if (failed(sd))
     return failure();
   auto norm = build(n, "graph.div", {d, *sd});
@@ -2657,17 +2656,7 @@ FailureOr<SmallVector<Value>> NodeImporter::groupNorm(NodeCtx &n) {
   if (failed(cen))
     return failure();
   Value d = cen->first;
-  auto sq = build(n, "graph.mul", {d, d});
-  if (failed(sq))
-    return failure();
-  auto var = reduceOp(n, "graph.reduce_mean", *sq, {2}, true);
-  if (failed(var))
-    return failure();
-  auto ve = build(n, "graph.add",
-                  {*var, constant(n, scalarOf(elementTypeOf(*x), *eps))});
-  if (failed(ve))
-    return failure();
-  auto sd = build(n, "graph.sqrt", {*ve});
+  auto sd = deviation(n, d, {2}, *eps);
   if (failed(sd))
     return failure();
   auto norm = build(n, "graph.div", {d, *sd});

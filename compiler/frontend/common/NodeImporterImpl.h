@@ -266,6 +266,8 @@ private:
   /// x - mean(x) over `axes` and the mean (kept as size-1 dims).
   FailureOr<std::pair<Value, Value>> centered(NodeCtx &n, Value x,
                                               ArrayRef<int64_t> axes);
+  FailureOr<Value> deviation(NodeCtx &n, Value d, ArrayRef<int64_t> axes,
+                             double eps);
   FailureOr<Value> scalarLike(NodeCtx &n, Value like, double v);
   FailureOr<Value> reshapeTo(NodeCtx &n, Value x, ArrayRef<int64_t> shape);
 
