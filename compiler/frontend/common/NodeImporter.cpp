@@ -214,6 +214,10 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"AveragePool", &NodeImporter::averagePool},
       {"BatchNormalization", &NodeImporter::batchNorm},
       {"BitShift", &NodeImporter::bitShift},
+      {"BitwiseAnd", &NodeImporter::elementwise},
+      {"BitwiseNot", &NodeImporter::unary},
+      {"BitwiseOr", &NodeImporter::elementwise},
+      {"BitwiseXor", &NodeImporter::elementwise},
       {"BlackmanWindow", &NodeImporter::windowFunction},
       {"Cast", &NodeImporter::castOp},
       {"CastLike", &NodeImporter::castLike},
@@ -888,7 +892,7 @@ FailureOr<SmallVector<Value>> NodeImporter::unary(NodeCtx &n) {
                      .Case("Atanh", "graph.atanh")
                      .Case("Softplus", "graph.softplus")
                      .Case("Softsign", "graph.softsign")
-                     .Case("Not", "graph.not")
+                     .Cases({"Not", "BitwiseNot"}, "graph.not")
                      .Case("IsNaN", "graph.is_nan");
   return one(build(n, op, {*x}));
 }
@@ -1571,9 +1575,9 @@ FailureOr<SmallVector<Value>> NodeImporter::elementwise(NodeCtx &n) {
   if (failed(rhs))
     return failure();
   StringRef op = llvm::StringSwitch<StringRef>(n.node.opType)
-                     .Case("And", "graph.and")
-                     .Case("Or", "graph.or")
-                     .Case("Xor", "graph.xor")
+                     .Cases({"And", "BitwiseAnd"}, "graph.and")
+                     .Cases({"Or", "BitwiseOr"}, "graph.or")
+                     .Cases({"Xor", "BitwiseXor"}, "graph.xor")
                      .Case("Equal", "graph.equal")
                      .Case("Less", "graph.less")
                      .Case("LessOrEqual", "graph.less_or_equal")

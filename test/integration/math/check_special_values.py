@@ -15,6 +15,8 @@
    traps (a zero divisor; the smallest value over -1) tfrt-compile defines
    the result: x / 0 = 0 and x % 0 = 0 (numpy's values), and the smallest
    value / -1 is itself (the wrapping negation); the run must not crash.
+   BitwiseAnd, BitwiseOr, BitwiseXor and BitwiseNot (opset 18) of int8,
+   uint8, int32 and int64 edge values against numpy.
 
 3. ReduceLogSumExp on rows of large, tiny and infinite values, against
    the float64 value m + log(sum(exp(x - m))): the result must be finite
@@ -76,9 +78,9 @@ def int_reference(op, fmod, x, y, dtype):
     return np.array(out, dtype=dtype)
 
 
-def run_model(args, name, graph, feeds):
+def run_model(args, name, graph, feeds, opset=17):
     path = os.path.join(args.work_dir, name + ".onnx")
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]),
               path)
     obj = os.path.join(args.work_dir, name + ".so")
     subprocess.run([os.path.join(args.bin_dir, "tfrt-compile"), path, "--name",
@@ -119,6 +121,37 @@ def integer_cases(args):
             ref = int_reference(op, fmod, x, y, dtype)
             bad = np.where(got != ref)[0][:4]
             results.append(("%s_%s" % (name, tag), len(bad) == 0,
+                            [(int(x[i]), int(y[i]), int(got[i]), int(ref[i]))
+                             for i in bad]))
+    return results
+
+
+def bitwise_cases(args):
+    """BitwiseAnd, BitwiseOr, BitwiseXor and BitwiseNot (opset 18) on every
+    pair of edge values, against numpy's &, |, ^ and ~."""
+    results = []
+    for dtype, proto in ((np.int8, TensorProto.INT8), (np.uint8, TensorProto.UINT8),
+                         (np.int32, TensorProto.INT32), (np.int64, TensorProto.INT64)):
+        info = np.iinfo(dtype)
+        edge = np.array(sorted({0, 1, 2, 7, 0x55, info.max, info.max - 1, info.min,
+                                info.min + 1} | ({-1, -2, -0x56} if info.min < 0 else set())),
+                        dtype=dtype)
+        x, y = np.repeat(edge, len(edge)), np.tile(edge, len(edge))
+        ops = {"BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or,
+               "BitwiseXor": np.bitwise_xor}
+        nodes = [helper.make_node(op, ["x", "y"], [op]) for op in ops]
+        nodes.append(helper.make_node("BitwiseNot", ["x"], ["BitwiseNot"]))
+        outs = [helper.make_tensor_value_info(op, proto, [len(x)])
+                for op in list(ops) + ["BitwiseNot"]]
+        ins = [helper.make_tensor_value_info(n, proto, [len(x)]) for n in ("x", "y")]
+        tag = np.dtype(dtype).name
+        out = run_model(args, "bits_" + tag, helper.make_graph(nodes, "b", ins, outs),
+                        {"x": x, "y": y}, opset=18)
+        for op in list(ops) + ["BitwiseNot"]:
+            got = np.load(os.path.join(out, op + ".npy"))
+            ref = ops[op](x, y) if op in ops else np.invert(x)
+            bad = np.where(got != ref)[0][:4]
+            results.append(("%s_%s" % (op, tag), len(bad) == 0 and got.dtype == dtype,
                             [(int(x[i]), int(y[i]), int(got[i]), int(ref[i]))
                              for i in bad]))
     return results
@@ -233,6 +266,7 @@ def main():
         results.append((name, ok, [(int(i), got[i].item(), ref[i].item())
                                    for i in bad]))
     results += integer_cases(args)
+    results += bitwise_cases(args)
     results += logsumexp_case(args)
     results += normalization_cases(args)
     passed = failed = 0
