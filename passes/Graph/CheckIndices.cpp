@@ -116,6 +116,11 @@ std::string rangeText(const IndexedOp &d) {
 using Conjunction = SmallVector<std::pair<Value, bool>, 2>;
 using Guard = SmallVector<Conjunction, 2>;
 
+/// Whether the guard always holds (one of its conjunctions is empty).
+bool always(const Guard &g) {
+  return llvm::any_of(g, [](const Conjunction &c) { return c.empty(); });
+}
+
 /// Guards with more conjunctions than this are not built (the op is left
 /// unchecked, as before guards existed).
 constexpr size_t kMaxGuardTerms = 8;
@@ -214,8 +219,7 @@ struct CheckIndicesPass
         // Constant indices out of range are an error of the model, unless
         // the op only matters under some branch conditions: then it is an
         // error of the runs that take that branch.
-        if (llvm::any_of(guard,
-                         [](const Conjunction &c) { return c.empty(); })) {
+        if (always(guard)) {
           if (failed(checkConstant(d, c)))
             return signalPassFailure();
           continue;
@@ -319,7 +323,7 @@ struct CheckIndicesPass
         });
     Value ok =
         tensor::ExtractOp::create(b, loc, check.getResult(0), ValueRange{});
-    if (llvm::none_of(guard, [](const Conjunction &c) { return c.empty(); })) {
+    if (!always(guard)) {
       // ok or not (OR over the conjunctions of the branch conditions).
       Value any;
       for (const Conjunction &c : guard) {

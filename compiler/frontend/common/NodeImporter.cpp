@@ -1824,6 +1824,30 @@ FailureOr<Value> NodeImporter::deviation(NodeCtx &n, Value d,
   return build(n, "graph.sqrt", {*ve});
 }
 
+/// d / deviation(d): the centered d normalized over `axes`.
+FailureOr<Value> NodeImporter::standardized(NodeCtx &n, Value d,
+                                            ArrayRef<int64_t> axes,
+                                            double eps) {
+  auto sd = deviation(n, d, axes, eps);
+  if (failed(sd))
+    return failure();
+  return build(n, "graph.div", {d, *sd});
+}
+
+/// v * scale + bias, scale and bias reshaped to `shape` (per channel or
+/// group, broadcast over the rest).
+FailureOr<Value> NodeImporter::scaleShift(NodeCtx &n, Value v, Value scale,
+                                          Value bias, ArrayRef<int64_t> shape) {
+  auto s = reshapeTo(n, scale, shape);
+  auto b = reshapeTo(n, bias, shape);
+  if (failed(s) || failed(b))
+    return failure();
+  auto y = build(n, "graph.mul", {v, *s});
+  if (failed(y))
+    return failure();
+  return build(n, "graph.add", {*y, *b});
+}
+
 FailureOr<SmallVector<Value>> NodeImporter::reduce(NodeCtx &n) {
   auto x = requireInput(n, 0, "data");
   auto keepdims = intAttr(n, "keepdims", 1);
@@ -2592,21 +2616,10 @@ FailureOr<SmallVector<Value>> NodeImporter::instanceNorm(NodeCtx &n) {
   auto c = centered(n, *x, axes);
   if (failed(c))
     return failure();
-  Value d = c->first;
-  auto sd = deviation(n, d, axes, *eps);
-  if (failed(sd))
-    return failure();
-  auto norm = build(n, "graph.div", {d, *sd});
+  auto norm = standardized(n, c->first, axes, *eps);
   if (failed(norm))
     return failure();
-  auto s = reshapeTo(n, *scale, pshape);
-  auto b = reshapeTo(n, *bias, pshape);
-  if (failed(s) || failed(b))
-    return failure();
-  auto y = build(n, "graph.mul", {*norm, *s});
-  if (failed(y))
-    return failure();
-  return one(build(n, "graph.add", {*y, *b}));
+  return one(scaleShift(n, *norm, *scale, *bias, pshape));
 }
 
 /// GroupNormalization: the channels in `num_groups` groups, each normalized
@@ -2659,11 +2672,7 @@ FailureOr<SmallVector<Value>> NodeImporter::groupNorm(NodeCtx &n) {
   auto cen = centered(n, *xr, {2});
   if (failed(cen))
     return failure();
-  Value d = cen->first;
-  auto sd = deviation(n, d, {2}, *eps);
-  if (failed(sd))
-    return failure();
-  auto norm = build(n, "graph.div", {d, *sd});
+  auto norm = standardized(n, cen->first, {2}, *eps);
   if (failed(norm))
     return failure();
   SmallVector<int64_t> pshape{affine};
@@ -2675,13 +2684,7 @@ FailureOr<SmallVector<Value>> NodeImporter::groupNorm(NodeCtx &n) {
   }
   if (failed(norm))
     return failure();
-  auto sc = reshapeTo(n, *scale, pshape);
-  auto b = reshapeTo(n, *bias, pshape);
-  if (failed(sc) || failed(b))
-    return failure();
-  auto y = build(n, "graph.mul", {*norm, *sc});
-  if (succeeded(y))
-    y = build(n, "graph.add", {*y, *b});
+  auto y = scaleShift(n, *norm, *scale, *bias, pshape);
   if (failed(y))
     return failure();
   if (!perChannel)

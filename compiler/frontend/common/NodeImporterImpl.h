@@ -268,6 +268,10 @@ private:
                                               ArrayRef<int64_t> axes);
   FailureOr<Value> deviation(NodeCtx &n, Value d, ArrayRef<int64_t> axes,
                              double eps);
+  FailureOr<Value> standardized(NodeCtx &n, Value d, ArrayRef<int64_t> axes,
+                                double eps);
+  FailureOr<Value> scaleShift(NodeCtx &n, Value v, Value scale, Value bias,
+                              ArrayRef<int64_t> shape);
   FailureOr<Value> scalarLike(NodeCtx &n, Value like, double v);
   FailureOr<Value> reshapeTo(NodeCtx &n, Value x, ArrayRef<int64_t> shape);
 

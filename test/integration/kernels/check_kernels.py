@@ -348,9 +348,14 @@ def make_activation_model(path, op, attrs, opset, conv, shape, rng):
         src = "c"
         out[1] = 24
     nodes.append(helper.make_node(op, [src], ["y"], **attrs))
+    save_xy_model(path, op, nodes, shape, out, inits, opset)
+
+
+def save_xy_model(path, name, nodes, xs, ys, inits, opset):
+    """A float model from input x [xs] to output y [ys] at `opset`."""
     graph = helper.make_graph(
-        nodes, op, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out)],
+        nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ys)],
         initializer=inits)
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]),
               path)
@@ -564,12 +569,7 @@ def main(argv):
         d = os.path.join(args.work_dir, name)
         os.makedirs(d, exist_ok=True)
         model = os.path.join(d, "model.onnx")
-        graph = helper.make_graph(
-            nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)],
-            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ys)],
-            initializer=inits)
-        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]),
-                  model)
+        save_xy_model(model, name, nodes, xs, ys, inits, opset)
         results.append(check(name, d, model, {
             "x": rng.random(xs, dtype=np.float32) * 4 - 2}))
     passed = sum(results)
