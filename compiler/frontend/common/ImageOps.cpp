@@ -1,7 +1,8 @@
 //===- ImageOps.cpp - ONNX geometry ops onto the graph dialect ------------===//
 //
-// GridSample (opset 16), RoiAlign (opsets 10 and 16), MaxUnpool and Det,
-// decomposed into existing graph ops:
+// GridSample (opset 16), RoiAlign (opsets 10 and 16), MaxRoiPool,
+// MaxUnpool, Det, CenterCropPad and Col2Im (opset 18) and AffineGrid (opset
+// 20), decomposed into existing graph ops:
 //
 //  - GridSample and RoiAlign compute the source coordinates of every tap
 //    elementwise, read the taps with gather_nd on run-time (n, y, x) index
@@ -11,13 +12,20 @@
 //    indices (zero-padded at the end up to output_shape when it is given);
 //  - Det is an unrolled Gaussian elimination with partial pivoting (row
 //    swaps as gather_elements on arg_max indices), O(M) graph ops of
-//    O(batch * M^2) work each.
+//    O(batch * M^2) work each;
+//  - CenterCropPad is a slice and a zero pad;
+//  - AffineGrid multiplies constant normalized coordinates by each batch's
+//    theta (a batched matmul);
+//  - Col2Im is a grouped transposed convolution by one-hot kernels;
+//  - MaxRoiPool takes masked maxima of the gathered images, bins as masks
+//    computed from the RoIs at run time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/common/NodeImporterImpl.h"
 #include "compiler/frontend/common/OpChain.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -497,6 +505,360 @@ FailureOr<SmallVector<Value>> NodeImporter::det(NodeCtx &n) {
     }
   }
   Value y = g.reshape(det, batchShape);
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// CenterCropPad (opset 18): each listed axis is cropped to `shape`'s size
+/// around its centre (the odd element left over goes to the start's side of
+/// the kept range: start = (dim - size) / 2) or zero-padded to it (the odd
+/// element at the end).
+FailureOr<SmallVector<Value>> NodeImporter::centerCropPad(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input_data");
+  auto shapeIn = requireInput(n, 1, "shape");
+  auto axesAttr = intsAttr(n, "axes");
+  if (failed(x) || failed(shapeIn) || failed(axesAttr))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || !xt.hasStaticShape()) {
+    error(n) << "needs an input of static shape";
+    return failure();
+  }
+  int64_t rank = xt.getRank();
+  SmallVector<int64_t> sizes;
+  if (failed(graph::getConstantInts(*shapeIn, sizes))) {
+    unsupported(n) << ": 'shape' is not a constant";
+    return failure();
+  }
+  SmallVector<int64_t> axes;
+  if (*axesAttr) {
+    axes = **axesAttr;
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  }
+  if (axes.size() != sizes.size()) {
+    error(n) << "'shape' has " << sizes.size() << " values for " << axes.size()
+             << " axes";
+    return failure();
+  }
+  SmallVector<int64_t> starts, ends, sliceAxes, pads(2 * rank, 0);
+  SmallVector<bool> seen(rank, false);
+  for (auto [ax, size] : llvm::zip(axes, sizes)) {
+    int64_t a = ax < 0 ? ax + rank : ax;
+    if (a < 0 || a >= rank || seen[a]) {
+      error(n) << "axis " << ax << " of 'axes' is "
+               << (a < 0 || a >= rank ? "out of range" : "repeated")
+               << " for an input of rank " << rank;
+      return failure();
+    }
+    seen[a] = true;
+    if (size < 0) {
+      error(n) << "'shape' has the negative size " << size << " for axis "
+               << ax;
+      return failure();
+    }
+    int64_t dim = xt.getDimSize(a);
+    if (size < dim) {
+      starts.push_back((dim - size) / 2);
+      ends.push_back((dim - size) / 2 + size);
+      sliceAxes.push_back(a);
+    } else if (size > dim) {
+      pads[a] = (size - dim) / 2;
+      pads[a + rank] = size - dim - pads[a];
+    }
+  }
+  OpChain g(builder, n.loc);
+  Value y = *x;
+  if (!sliceAxes.empty())
+    y = g.op("graph.slice",
+             {y, g.i64s(starts), g.i64s(ends), g.i64s(sliceAxes),
+              g.i64s(SmallVector<int64_t>(sliceAxes.size(), 1))});
+  if (llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+    y = g.op("graph.pad", {y, g.scalar(xt.getElementType(), 0.0)},
+             {g.attr("pads", builder.getDenseI64ArrayAttr(pads)),
+              g.attr("mode", builder.getStringAttr("constant"))});
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// AffineGrid (opset 20): the normalized coordinates of every output
+/// position, (x, y[, z], 1) as a constant [positions, r + 1], times each
+/// batch's theta transposed ([N, r + 1, r]): a batched matmul.
+FailureOr<SmallVector<Value>> NodeImporter::affineGrid(NodeCtx &n) {
+  auto theta = requireInput(n, 0, "theta");
+  auto sizeIn = requireInput(n, 1, "size");
+  auto alignAttr = intAttr(n, "align_corners", 0);
+  if (failed(theta) || failed(sizeIn) || failed(alignAttr))
+    return failure();
+  SmallVector<int64_t> size;
+  if (failed(graph::getConstantInts(*sizeIn, size))) {
+    unsupported(n) << ": 'size' is not a constant";
+    return failure();
+  }
+  if (size.size() != 4 && size.size() != 5) {
+    error(n) << "'size' must be [N, C, H, W] or [N, C, D, H, W]; it has "
+             << size.size() << " values";
+    return failure();
+  }
+  int64_t r = (int64_t)size.size() - 2; // spatial rank: 2 or 3
+  auto tt = rankedOf(*theta);
+  if (!tt || !tt.hasStaticShape() || tt.getRank() != 3 ||
+      tt.getDimSize(1) != r || tt.getDimSize(2) != r + 1 ||
+      tt.getDimSize(0) != size[0] || !isa<FloatType>(tt.getElementType())) {
+    error(n) << "'theta' must be a float tensor [" << size[0] << ", " << r
+             << ", " << r + 1 << "] for 'size' of " << size.size() << " values";
+    return failure();
+  }
+  for (int64_t d : ArrayRef<int64_t>(size).drop_front(2))
+    if (d <= 0) {
+      error(n) << "'size' has a spatial size of " << d;
+      return failure();
+    }
+  bool align = *alignAttr != 0;
+  // Normalized coordinate i of an axis of `len` positions.
+  auto coord = [&](int64_t i, int64_t len) -> double {
+    if (align)
+      return len == 1 ? -1.0 : -1.0 + 2.0 * (double)i / (double)(len - 1);
+    return (2.0 * (double)i + 1.0) / (double)len - 1.0;
+  };
+  // Spatial dims in size order (D,) H, W; the coordinates go x (W) first.
+  ArrayRef<int64_t> spatial = ArrayRef<int64_t>(size).drop_front(2);
+  int64_t positions = 1;
+  for (int64_t d : spatial)
+    positions *= d;
+  SmallVector<double> base;
+  base.reserve(positions * (r + 1));
+  SmallVector<int64_t> idx(r, 0);
+  for (int64_t pos = 0; pos < positions; ++pos) {
+    int64_t rest = pos;
+    for (int64_t d = r - 1; d >= 0; --d) {
+      idx[d] = rest % spatial[d];
+      rest /= spatial[d];
+    }
+    for (int64_t d = r - 1; d >= 0; --d)
+      base.push_back(coord(idx[d], spatial[d]));
+    base.push_back(1.0);
+  }
+  Type elem = tt.getElementType();
+  OpChain g(builder, n.loc);
+  Value grid = g.op("graph.matmul", {g.constant(elem, {positions, r + 1}, base),
+                                     g.transpose(*theta, {0, 2, 1})});
+  SmallVector<int64_t> outShape{size[0]};
+  outShape.append(spatial.begin(), spatial.end());
+  outShape.push_back(r);
+  Value y = g.reshape(grid, outShape);
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// Col2Im (opset 18): a transposed convolution of the columns, reshaped to
+/// [N, C * prod(block), L_1, ...], by a constant one-hot kernel per group of
+/// prod(block) channels (channel c * prod(block) + j puts its value at block
+/// position j of image channel c); output_padding makes up the rows and
+/// columns that no block covers at the end.
+FailureOr<SmallVector<Value>> NodeImporter::col2Im(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto imageIn = requireInput(n, 1, "image_shape");
+  auto blockIn = requireInput(n, 2, "block_shape");
+  if (failed(x) || failed(imageIn) || failed(blockIn))
+    return failure();
+  SmallVector<int64_t> image, block;
+  if (failed(graph::getConstantInts(*imageIn, image)) ||
+      failed(graph::getConstantInts(*blockIn, block))) {
+    unsupported(n) << ": 'image_shape' and 'block_shape' must be constants";
+    return failure();
+  }
+  size_t r = image.size();
+  if (r == 0 || block.size() != r) {
+    error(n) << "'image_shape' (" << image.size() << " values) and "
+             << "'block_shape' (" << block.size()
+             << " values) must have one value per spatial dimension";
+    return failure();
+  }
+  if (r > 3) {
+    unsupported(n) << ": " << r << "-D images (1-D to 3-D are supported)";
+    return failure();
+  }
+  auto ints = [&](StringRef name, int64_t dflt,
+                  size_t len) -> FailureOr<SmallVector<int64_t>> {
+    auto v = intsAttr(n, name);
+    if (failed(v))
+      return failure();
+    if (!*v)
+      return SmallVector<int64_t>(len, dflt);
+    if ((*v)->size() != len) {
+      error(n) << "attribute '" << name << "' has " << (*v)->size()
+               << " values; expected " << len;
+      return failure();
+    }
+    return **v;
+  };
+  auto strides = ints("strides", 1, r);
+  auto dilations = ints("dilations", 1, r);
+  auto pads = ints("pads", 0, 2 * r);
+  if (failed(strides) || failed(dilations) || failed(pads))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || !xt.hasStaticShape() || xt.getRank() != 3 ||
+      !isa<FloatType>(xt.getElementType())) {
+    error(n) << "needs a static float input [N, C * prod(block_shape), L]";
+    return failure();
+  }
+  int64_t k = 1;
+  for (int64_t b : block) {
+    if (b <= 0) {
+      error(n) << "'block_shape' has the size " << b;
+      return failure();
+    }
+    k *= b;
+  }
+  if (xt.getDimSize(1) % k != 0) {
+    error(n) << "input dimension 1 (" << xt.getDimSize(1)
+             << ") is not a multiple of prod(block_shape) = " << k;
+    return failure();
+  }
+  int64_t channels = xt.getDimSize(1) / k;
+  SmallVector<int64_t> blocks, outputPadding;
+  int64_t count = 1;
+  for (size_t i = 0; i < r; ++i) {
+    int64_t s = (*strides)[i], d = (*dilations)[i];
+    if (s <= 0 || d <= 0 || image[i] <= 0) {
+      error(n) << "strides, dilations and 'image_shape' must be positive";
+      return failure();
+    }
+    int64_t span =
+        image[i] + (*pads)[i] + (*pads)[i + r] - d * (block[i] - 1) - 1;
+    if (span < 0) {
+      error(n) << "the block does not fit spatial dimension " << i
+               << " of the padded image";
+      return failure();
+    }
+    blocks.push_back(span / s + 1);
+    outputPadding.push_back(span % s);
+    count *= blocks.back();
+  }
+  if (count != xt.getDimSize(2)) {
+    error(n) << "input dimension 2 (" << xt.getDimSize(2)
+             << ") must be the number of blocks, " << count;
+    return failure();
+  }
+  Type elem = xt.getElementType();
+  SmallVector<int64_t> colsShape{xt.getDimSize(0), channels * k};
+  colsShape.append(blocks.begin(), blocks.end());
+  SmallVector<int64_t> wShape{channels * k, 1};
+  wShape.append(block.begin(), block.end());
+  SmallVector<double> weights(channels * k * k, 0.0);
+  for (int64_t c = 0; c < channels * k; ++c)
+    weights[c * k + c % k] = 1.0;
+  OpChain g(builder, n.loc);
+  Value y = g.op(
+      "graph.conv_transpose",
+      {g.reshape(*x, colsShape), g.constant(elem, wShape, weights)},
+      {g.attr("strides", builder.getDenseI64ArrayAttr(*strides)),
+       g.attr("pads", builder.getDenseI64ArrayAttr(*pads)),
+       g.attr("dilations", builder.getDenseI64ArrayAttr(*dilations)),
+       g.attr("output_padding", builder.getDenseI64ArrayAttr(outputPadding)),
+       g.attr("group", builder.getI64IntegerAttr(channels))});
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// MaxRoiPool (opset 1), as ONNX Runtime computes it: each RoI's corners
+/// scaled and rounded half away from zero, bins of (size + 1) / pooled
+/// positions starting at floor(i * bin) and ending at ceil((i + 1) * bin)
+/// (clamped to the image), an empty bin gives 0. Masked maxima: over the
+/// columns of each bin ([R, C, H, PW]), then over its rows.
+FailureOr<SmallVector<Value>> NodeImporter::maxRoiPool(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto rois = requireInput(n, 1, "rois");
+  auto pooled = intsAttr(n, "pooled_shape");
+  auto scale = floatAttr(n, "spatial_scale", 1.0);
+  if (failed(x) || failed(rois) || failed(pooled) || failed(scale))
+    return failure();
+  if (!*pooled || (*pooled)->size() != 2 || (**pooled)[0] <= 0 ||
+      (**pooled)[1] <= 0) {
+    error(n) << "attribute 'pooled_shape' must be two positive integers";
+    return failure();
+  }
+  auto xt = rankedOf(*x);
+  auto rt = rankedOf(*rois);
+  if (!xt || !rt || !xt.hasStaticShape() || !rt.hasStaticShape() ||
+      xt.getRank() != 4 || rt.getRank() != 2 || rt.getDimSize(1) != 5 ||
+      !isa<FloatType>(xt.getElementType())) {
+    error(n) << "needs a static float input [N, C, H, W] and rois [R, 5] "
+                "(batch index, x1, y1, x2, y2)";
+    return failure();
+  }
+  int64_t R = rt.getDimSize(0), C = xt.getDimSize(1), H = xt.getDimSize(2),
+          W = xt.getDimSize(3), PH = (**pooled)[0], PW = (**pooled)[1];
+  Type elem = xt.getElementType();
+  Type i64t = builder.getIntegerType(64);
+
+  OpChain g(builder, n.loc);
+  auto c = [&](double v) { return g.scalar(elem, v); };
+  auto iota = [&](int64_t len, ArrayRef<int64_t> shape) {
+    SmallVector<double> v;
+    for (int64_t i = 0; i < len; ++i)
+      v.push_back((double)i);
+    return g.constant(elem, shape, v);
+  };
+  Value r = g.cast(*rois, elem);
+  // Half away from zero, as std::round.
+  auto round = [&](Value v) {
+    return g.mul(
+        g.unary("graph.sign", v),
+        g.unary("graph.floor", g.add(g.unary("graph.abs", v), c(0.5))));
+  };
+  auto corner = [&](int64_t i) { // [R, 1]
+    return round(g.mul(g.slice(r, 1, i, i + 1), c(*scale)));
+  };
+  Value x1 = corner(1), y1 = corner(2), x2 = corner(3), y2 = corner(4);
+  // The bounds of every bin along one axis ([R, bins]) and the mask of the
+  // positions inside each ([R, bins, size]); `empty` where end <= start.
+  struct Bins {
+    Value mask, empty;
+  };
+  auto bins = [&](Value start, Value end, int64_t count, int64_t size) {
+    Value extent = g.max(g.add(g.sub(end, start), c(1.0)), c(1.0));
+    Value bin = g.div(extent, c((double)count));
+    Value i = iota(count, {1, count});
+    auto clamp = [&](Value v) {
+      return g.min(g.max(g.add(v, start), c(0.0)), c((double)size));
+    };
+    Value lo = clamp(g.unary("graph.floor", g.mul(i, bin)));
+    Value hi = clamp(g.unary("graph.ceil", g.mul(g.add(i, c(1.0)), bin)));
+    Value pos = iota(size, {1, 1, size});
+    Value lo3 = g.reshape(lo, {R, count, 1}),
+          hi3 = g.reshape(hi, {R, count, 1});
+    Bins b;
+    b.mask = g.logicalAnd(g.cmp("graph.greater_or_equal", pos, lo3),
+                          g.cmp("graph.less", pos, hi3));
+    b.empty = g.cmp("graph.less_or_equal", hi, lo);
+    return b;
+  };
+  Bins rowsB = bins(y1, y2, PH, H), colsB = bins(x1, x2, PW, W);
+  Value batch = g.reshape(g.cast(g.slice(r, 1, 0, 1), i64t), {R});
+  Value img = g.op("graph.gather", {*x, batch},
+                   {g.attr("axis", builder.getI64IntegerAttr(0))});
+  Value lowest = c(-std::numeric_limits<double>::infinity());
+  // Over the columns: [R, C, H, 1, W] against [R, 1, 1, PW, W].
+  Value cols = g.reduce("graph.reduce_max",
+                        g.where(g.reshape(colsB.mask, {R, 1, 1, PW, W}),
+                                g.reshape(img, {R, C, H, 1, W}), lowest),
+                        {4}, false);
+  // Over the rows: [R, C, 1, H, PW] against [R, 1, PH, H, 1].
+  Value rowsMax = g.reduce("graph.reduce_max",
+                           g.where(g.reshape(rowsB.mask, {R, 1, PH, H, 1}),
+                                   g.reshape(cols, {R, C, 1, H, PW}), lowest),
+                           {3}, false);
+  Value empty = g.op("graph.or", {g.reshape(rowsB.empty, {R, 1, PH, 1}),
+                                  g.reshape(colsB.empty, {R, 1, 1, PW})});
+  Value y = g.where(empty, c(0.0), rowsMax);
   if (g.failed())
     return failure();
   return SmallVector<Value>{y};

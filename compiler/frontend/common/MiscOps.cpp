@@ -114,6 +114,8 @@ FailureOr<SmallVector<Value>> NodeImporter::dropout(NodeCtx &n) {
       }
     }
   }
+  // The ratio (an input from opset 12) has no effect in inference.
+  n.markRead(1);
   // Before opset 7 `is_test` = 0 asks for training; before opset 12 the
   // ratio is an attribute (irrelevant in inference); `seed` only seeds the
   // training mask.

@@ -204,6 +204,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Acos", &NodeImporter::unary},
       {"Acosh", &NodeImporter::unary},
       {"Add", &NodeImporter::binary},
+      {"AffineGrid", &NodeImporter::affineGrid},
       {"And", &NodeImporter::elementwise},
       {"ArgMax", &NodeImporter::argMinMax},
       {"ArgMin", &NodeImporter::argMinMax},
@@ -223,7 +224,9 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"CastLike", &NodeImporter::castLike},
       {"Ceil", &NodeImporter::unary},
       {"Celu", &NodeImporter::activation},
+      {"CenterCropPad", &NodeImporter::centerCropPad},
       {"Clip", &NodeImporter::clip},
+      {"Col2Im", &NodeImporter::col2Im},
       {"Concat", &NodeImporter::concat},
       {"ConcatFromSequence", &NodeImporter::concatFromSequence},
       {"Constant", &NodeImporter::constantNode},
@@ -256,6 +259,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"GatherND", &NodeImporter::gatherND},
       {"Gemm", &NodeImporter::gemm},
       {"GlobalAveragePool", &NodeImporter::globalAveragePool},
+      {"GlobalLpPool", &NodeImporter::globalLpPool},
       {"GlobalMaxPool", &NodeImporter::globalMaxPool},
       {"Greater", &NodeImporter::elementwise},
       {"GreaterOrEqual", &NodeImporter::elementwise},
@@ -281,10 +285,13 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Log", &NodeImporter::unary},
       {"LogSoftmax", &NodeImporter::softmax},
       {"Loop", &NodeImporter::loop},
+      {"LpNormalization", &NodeImporter::lpNormalization},
+      {"LpPool", &NodeImporter::lpPool},
       {"MatMul", &NodeImporter::matmul},
       {"MatMulInteger", &NodeImporter::matMulInteger},
       {"Max", &NodeImporter::variadic},
       {"MaxPool", &NodeImporter::maxPool},
+      {"MaxRoiPool", &NodeImporter::maxRoiPool},
       {"MaxUnpool", &NodeImporter::maxUnpool},
       {"Mean", &NodeImporter::variadic},
       {"MeanVarianceNormalization", &NodeImporter::meanVarianceNorm},
@@ -582,7 +589,7 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
   std::string display =
       node.name.empty() ? node.opType + "_" + std::to_string(index) : node.name;
   Location loc = NameLoc::get(builder.getStringAttr(display), fileLocation);
-  NodeCtx n{node, display, loc, {}};
+  NodeCtx n{node, display, loc, {}, {}};
 
   auto markUnknown = [&] {
     for (const std::string &out : node.outputs)
@@ -698,6 +705,14 @@ void NodeImporter::importNode(const NodeDesc &node, unsigned index) {
       emitError(loc) << "unsupported op '" << node.opType << "' (node '"
                      << display << "'): attribute '" << attr.first
                      << "' is not supported";
+      ignored = true;
+    }
+  // Likewise an input: its value would not reach the result.
+  for (auto [i, in] : llvm::enumerate(node.inputs))
+    if (!in.empty() && (i >= n.inputRead.size() || !n.inputRead[i])) {
+      emitError(loc) << "unsupported op '" << node.opType << "' (node '"
+                     << display << "'): input " << i << " ('" << in
+                     << "') is not supported";
       ignored = true;
     }
   if (ignored) {
@@ -1290,7 +1305,7 @@ FailureOr<SmallVector<Value>> NodeImporter::concat(NodeCtx &n) {
     return failure();
   }
   SmallVector<Value> operands;
-  for (Value v : n.ins)
+  for (Value v : n.allIns())
     if (v)
       operands.push_back(v);
   if (operands.empty()) {
@@ -1592,7 +1607,7 @@ FailureOr<Value> NodeImporter::scalarLike(NodeCtx &n, Value like, double v) {
 
 FailureOr<SmallVector<Value>> NodeImporter::variadic(NodeCtx &n) {
   SmallVector<Value> operands;
-  for (Value v : n.ins)
+  for (Value v : n.allIns())
     if (v)
       operands.push_back(v);
   if (operands.empty()) {
@@ -2289,10 +2304,34 @@ FailureOr<SmallVector<Value>> NodeImporter::pad(NodeCtx &n) {
       pads = std::move(full);
     }
   }
+  std::string modeName = mode->value_or("constant");
+  if (modeName == "wrap" && n.opset() < 19) {
+    error(n) << "mode 'wrap' needs opset 19 (the model's is " << n.opset()
+             << ")";
+    return failure();
+  }
+  // A wrap pad wider than what it repeats has no agreed meaning: the ONNX
+  // reference (numpy) and ONNX Runtime give different results, neither of
+  // them periodic.
+  if (auto xt = rankedOf(*x);
+      modeName == "wrap" && xt && (int64_t)pads.size() == 2 * xt.getRank()) {
+    int64_t rank = xt.getRank();
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t d = xt.getDimSize(i);
+      if (ShapedType::isDynamic(d))
+        continue;
+      int64_t kept = d - std::max<int64_t>(0, -pads[i]) -
+                     std::max<int64_t>(0, -pads[i + rank]);
+      if (std::max(pads[i], pads[i + rank]) > kept) {
+        unsupported(n) << ": mode 'wrap' with a pad wider than dimension " << i
+                       << " (" << kept << " after crops)";
+        return failure();
+      }
+    }
+  }
   return one(build(n, "graph.pad", {*x, value},
                    {named("pads", i64s(pads)),
-                    named("mode", builder.getStringAttr(
-                                      mode->value_or("constant")))}));
+                    named("mode", builder.getStringAttr(modeName))}));
 }
 
 FailureOr<Value> NodeImporter::reshapeTo(NodeCtx &n, Value x,
@@ -2874,7 +2913,7 @@ FailureOr<SmallVector<Value>> NodeImporter::einsum(NodeCtx &n) {
   for (StringRef t : llvm::split(StringRef(lhs), ','))
     terms.push_back(t.str());
   SmallVector<Value> ins;
-  for (Value v : n.ins)
+  for (Value v : n.allIns())
     if (v)
       ins.push_back(v);
   auto unsupportedEq = [&](StringRef why) {

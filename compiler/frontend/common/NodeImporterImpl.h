@@ -36,9 +36,31 @@ struct NodeCtx {
   std::string displayName;
   Location loc;
   SmallVector<Value> ins; // per input slot; null = omitted
+  /// The input slots a handler looked at (in(), allIns(), markRead()); a
+  /// given input it never looked at is an error after the node's import, so
+  /// that an input the importer does not implement is never silently
+  /// ignored.
+  mutable SmallVector<bool> inputRead;
 
   int64_t opset() const { return node.opsetVersion; }
-  Value in(unsigned i) const { return i < ins.size() ? ins[i] : Value(); }
+  Value in(unsigned i) const {
+    markRead(i);
+    return i < ins.size() ? ins[i] : Value();
+  }
+  /// Every input slot (variadic ops).
+  ArrayRef<Value> allIns() const {
+    for (unsigned i = 0; i < node.inputs.size(); ++i)
+      markRead(i);
+    return ins;
+  }
+  /// Input `i` is handled without its value (a sequence, a subgraph's
+  /// binding) or has no effect in the node's configuration (Resize's roi
+  /// outside tf_crop_and_resize, ...).
+  void markRead(unsigned i) const {
+    if (i >= inputRead.size())
+      inputRead.resize(i + 1, false);
+    inputRead[i] = true;
+  }
 };
 
 class NodeImporter;
@@ -190,6 +212,11 @@ private:
                                            StringRef mode,
                                            StringRef nearestMode,
                                            double extrapolation);
+  // LpOps.cpp
+  FailureOr<SmallVector<Value>> lpNormalization(NodeCtx &n);
+  FailureOr<SmallVector<Value>> lpPool(NodeCtx &n);
+  FailureOr<SmallVector<Value>> globalLpPool(NodeCtx &n);
+  FailureOr<double> lpExponent(NodeCtx &n);
   // RecurrentOps.cpp
   FailureOr<SmallVector<Value>> recurrent(NodeCtx &n);
   // LossOps.cpp
@@ -259,6 +286,10 @@ private:
   FailureOr<SmallVector<Value>> roiAlign(NodeCtx &n);
   FailureOr<SmallVector<Value>> maxUnpool(NodeCtx &n);
   FailureOr<SmallVector<Value>> det(NodeCtx &n);
+  FailureOr<SmallVector<Value>> centerCropPad(NodeCtx &n);
+  FailureOr<SmallVector<Value>> affineGrid(NodeCtx &n);
+  FailureOr<SmallVector<Value>> col2Im(NodeCtx &n);
+  FailureOr<SmallVector<Value>> maxRoiPool(NodeCtx &n);
 
   // Helpers of the decompositions.
   FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,

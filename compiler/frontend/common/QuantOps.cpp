@@ -264,7 +264,7 @@ FailureOr<SmallVector<Value>> NodeImporter::convInteger(NodeCtx &n) {
   if (c.failed() || !xi || !wi)
     return failure();
   // ConvInteger has Conv's attributes: convert a Conv of the int32 operands.
-  NodeCtx conv32{n.node, n.displayName, n.loc, {xi, wi}};
+  NodeCtx conv32{n.node, n.displayName, n.loc, {xi, wi}, {}};
   return conv(conv32);
 }
 
@@ -330,7 +330,7 @@ FailureOr<SmallVector<Value>> NodeImporter::qLinearConv(NodeCtx &n) {
   if (c.failed() || !xi || !wi)
     return failure();
   // The int32 accumulation, bias included, as a Conv of the same attributes.
-  NodeCtx conv32{n.node, n.displayName, n.loc, {xi, wi}};
+  NodeCtx conv32{n.node, n.displayName, n.loc, {xi, wi}, {}};
   if (bias)
     conv32.ins.push_back(bias);
   auto acc = conv(conv32);

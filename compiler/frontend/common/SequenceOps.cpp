@@ -16,6 +16,7 @@ using namespace tfrt::frontend;
 using namespace tfrt::frontend::detail;
 
 const SmallVector<Value> *NodeImporter::seqInput(NodeCtx &n, unsigned i) {
+  n.markRead(i);
   if (i >= n.node.inputs.size() || n.node.inputs[i].empty()) {
     error(n) << "missing input " << i << " (a sequence)";
     return nullptr;

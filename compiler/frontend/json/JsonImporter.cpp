@@ -643,8 +643,8 @@ FailureOr<OwningOpRef<ModuleOp>> JsonReader::read() {
   int64_t opset = 17;
   if (const json *o = field(root, "opset")) {
     std::optional<int64_t> v = asInt(*o);
-    if (!v || *v < 1 || *v > 19)
-      return emitError(loc) << "field 'opset' must be an integer from 1 to 19",
+    if (!v || *v < 1 || *v > 21)
+      return emitError(loc) << "field 'opset' must be an integer from 1 to 21",
              failure();
     opset = *v;
   }

@@ -1452,7 +1452,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   if (elementTypeOf(adaptor.getValue()) != elem)
     return fail(loc, "pad value must have the input's element type");
   StringRef mode = adaptor.getMode();
-  if (mode != "constant" && mode != "reflect" && mode != "edge")
+  if (mode != "constant" && mode != "reflect" && mode != "edge" &&
+      mode != "wrap")
     return fail(loc, "pad mode '" + mode + "' is not supported");
   auto x = rankedOf(adaptor.getInput());
   if (!x) {
@@ -1473,6 +1474,11 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
     int64_t o = d + pads[i] + pads[i + rank];
     if (o < 0)
       return fail(loc, "pad crops dimension " + Twine(i) + " below zero");
+    int64_t kept = d - std::max<int64_t>(0, -pads[i]) -
+                   std::max<int64_t>(0, -pads[i + rank]);
+    if (mode == "wrap" && o > 0 && kept <= 0)
+      return fail(loc, "wrap pad of dimension " + Twine(i) +
+                           " has nothing left to repeat after its crops");
     shape.push_back(o);
   }
   types.push_back(ranked(shape, elem));

@@ -836,7 +836,8 @@ def Graph_PadOp : Graph_Op<"pad"> {
   let summary = "pads (or crops, with negative pads) every dimension";
   let description = [{
     ONNX Pad with the pads resolved into `pads` (begins then ends, one pair
-    per dimension) and `mode` constant, reflect or edge; `value` is a scalar
+    per dimension) and `mode` constant, reflect, edge or wrap (periodic, over
+    what the negative pads of the dimension leave); `value` is a scalar
     tensor of the input's element type (used by constant mode).
 
     Example:

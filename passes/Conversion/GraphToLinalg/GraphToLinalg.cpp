@@ -3398,7 +3398,8 @@ struct PadLowering : OpConversionPattern<PadOp> {
     Value x = adaptor.getInput();
     auto xt = cast<RankedTensorType>(x.getType());
     if (xt.getNumElements() == 0 && op.getMode() != "constant")
-      return failOp(rewriter, op, "reflect/edge pad of an empty tensor");
+      return failOp(rewriter, op,
+                    (op.getMode() + " pad of an empty tensor").str());
     int64_t rank = xt.getRank();
     ArrayRef<int64_t> pads = op.getPads();
     StringRef mode = op.getMode();
@@ -3421,6 +3422,25 @@ struct PadLowering : OpConversionPattern<PadOp> {
                   arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, s, last));
               inside = inside ? arith::AndIOp::create(b, l, inside, ok).getResult()
                               : ok;
+            } else if (mode == "wrap" &&
+                       (pads[i] != 0 || pads[i + rank] != 0)) {
+              // Periodic over what is left of the dimension after the
+              // negative pads (crops) of either end.
+              int64_t lo = std::max<int64_t>(0, -pads[i]);
+              int64_t kept = dim - lo - std::max<int64_t>(0, -pads[i + rank]);
+              if (kept > 0) {
+                Value period = indexConst(b, l, kept);
+                Value t = arith::SubIOp::create(
+                    b, l, idx[i],
+                    indexConst(b, l, std::max<int64_t>(0, pads[i])));
+                Value m = arith::RemSIOp::create(b, l, t, period);
+                m = arith::SelectOp::create(
+                    b, l,
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m,
+                                          zero),
+                    arith::AddIOp::create(b, l, m, period), m);
+                s = arith::AddIOp::create(b, l, m, indexConst(b, l, lo));
+              }
             } else if (mode == "reflect" && dim > 1) {
               // Mirror without repeating the edge, period 2 * (dim - 1).
               Value period = indexConst(b, l, 2 * (dim - 1));

@@ -281,3 +281,21 @@ func.func @unsqueeze_rep(%x: tensor<4xf32>) -> tensor<1x1x4xf32> {
   return %r : tensor<1x1x4xf32>
 }
 
+
+// -----
+
+func.func @pad_mode(%x: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<2x5xf32> {
+  // expected-error @below {{pad mode 'mirror' is not supported}}
+  // expected-error @below {{'graph.pad' op failed to infer returned types}}
+  %r = graph.pad %x, %v {mode = "mirror", pads = array<i64: 0, 1, 0, 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>
+  return %r : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @pad_wrap_nothing_left(%x: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<2x3xf32> {
+  // expected-error @below {{wrap pad of dimension 1 has nothing left to repeat after its crops}}
+  // expected-error @below {{'graph.pad' op failed to infer returned types}}
+  %r = graph.pad %x, %v {mode = "wrap", pads = array<i64: 0, -3, 0, 3>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}

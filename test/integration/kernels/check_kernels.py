@@ -17,18 +17,21 @@ depthwise convs that tfrt-vectorize-depthwise computes from their unpadded
 input (see DEPTHWISE), and
 1x1 convs and MatMuls whose elementwise consumer tfrt-vectorize-matmul
 applies to the register tiles (see EPILOGUES), and activations and other
-ops of newer opsets mapped at import (see ACTIVATIONS, newer_op_cases).
+ops decomposed at import, many of newer opsets (see ACTIVATIONS,
+newer_op_cases).
 Runs each with ONNX Runtime
 (onnxruntime-node, ../ppocr/ort_reference.js) and with tfrt-compile +
 tfrt-run at 1 and 2 threads on the same random inputs, and compares: max
 abs diff <= 1e-4 (F(4x4, 3x3): 1e-4 times the largest output).
 
 Prints one line per case and closes with 'N passed, N failed'; exit 0 when
-all pass, 1 otherwise.
+all pass, 1 otherwise. `--only REGEX` runs the matching cases (the others
+are counted as skipped, neither passed nor failed).
 """
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -267,16 +270,94 @@ ACTIVATIONS = {
 
 
 def newer_op_cases(rng):
-    """Ops and forms of opsets 18 and 21 that the importer maps onto graph
-    ops: name: (nodes, input shape of x, output shape of y, initializers,
-    opset)."""
+    """Ops and forms that the importer decomposes into graph ops (many of
+    opsets 18 to 21): name: (nodes, input shape of x, output shape of y,
+    initializers, opset)."""
     def arr(name, a):
         return numpy_helper.from_array(np.asarray(a), name)
 
     def affine(name, n):
         return arr(name, (rng.random(n, dtype=np.float32) - 0.5) * 4)
     x = [2, 6, 5, 7]
+    def ints(name, v):
+        return arr(name, np.array(v, np.int64))
+    # A mask that zeroes x[:, :, 0, 0] and x[:, 2, 1, :]: slices of zero
+    # norm along axes 1 and 3.
+    mask = np.ones([1, 6, 5, 7], np.float32)
+    mask[:, :, 0, 0] = 0
+    mask[:, 2, 1, :] = 0
     return {
+        # LpNormalization (zero-norm slices give zeros), GlobalLpPool and
+        # LpPool (opset 18: dilations, ceil_mode; opset 11: auto_pad).
+        "lpnorm_p2_axis1_zero_slices": (
+            [helper.make_node("Mul", ["x", "mask"], ["m"]),
+             helper.make_node("LpNormalization", ["m"], ["y"], axis=1, p=2)],
+            x, x, [arr("mask", mask)], 17),
+        "lpnorm_p1_last_zero_slices": (
+            [helper.make_node("Mul", ["x", "mask"], ["m"]),
+             helper.make_node("LpNormalization", ["m"], ["y"], axis=-1, p=1)],
+            x, x, [arr("mask", mask)], 17),
+        "globallppool_p2": (
+            [helper.make_node("GlobalLpPool", ["x"], ["y"])],
+            x, [2, 6, 1, 1], [], 17),
+        "globallppool_p3": (
+            [helper.make_node("GlobalLpPool", ["x"], ["y"], p=3)],
+            x, [2, 6, 1, 1], [], 17),
+        "lppool_p2_3x3_s2_pads": (
+            [helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[3, 3],
+                              strides=[2, 2], pads=[1, 1, 1, 1])],
+            [1, 8, 13, 11], [1, 8, 7, 6], [], 17),
+        "lppool_p1_same_upper": (
+            [helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[3, 2],
+                              strides=[2, 2], auto_pad="SAME_UPPER", p=1)],
+            [1, 8, 13, 11], [1, 8, 7, 6], [], 17),
+        "lppool18_p3_ceil_dilated": (
+            [helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 3],
+                              strides=[2, 2], dilations=[1, 2], ceil_mode=1, p=3)],
+            [1, 8, 13, 11], [1, 8, 7, 4], [], 18),
+        # CenterCropPad: crop and pad at once, odd differences, a negative
+        # axis, all axes by default.
+        "centercroppad18_crop_and_pad": (
+            [helper.make_node("CenterCropPad", ["x", "s"], ["y"], axes=[1, -1])],
+            x, [2, 4, 5, 10], [ints("s", [4, 10])], 18),
+        "centercroppad18_odd_all_axes": (
+            [helper.make_node("CenterCropPad", ["x", "s"], ["y"])],
+            x, [3, 3, 8, 4], [ints("s", [3, 3, 8, 4])], 18),
+        # AffineGrid (opset 20): 2-D and 3-D, both align_corners.
+        "affinegrid20_2d": (
+            [helper.make_node("AffineGrid", ["x", "sz"], ["y"])],
+            [2, 2, 3], [2, 4, 5, 2], [ints("sz", [2, 3, 4, 5])], 20),
+        "affinegrid20_2d_align": (
+            [helper.make_node("AffineGrid", ["x", "sz"], ["y"], align_corners=1)],
+            [2, 2, 3], [2, 4, 5, 2], [ints("sz", [2, 3, 4, 5])], 20),
+        "affinegrid20_3d": (
+            [helper.make_node("AffineGrid", ["x", "sz"], ["y"])],
+            [1, 3, 4], [1, 3, 4, 5, 3], [ints("sz", [1, 1, 3, 4, 5])], 20),
+        # Col2Im (opset 18): overlapping blocks; strides and pads with a
+        # column no block reaches; dilated blocks over two images.
+        "col2im18_overlapping": (
+            [helper.make_node("Col2Im", ["x", "img", "blk"], ["y"])],
+            [1, 12, 16], [1, 2, 5, 6], [ints("img", [5, 6]), ints("blk", [2, 3])], 18),
+        "col2im18_strided_padded": (
+            [helper.make_node("Col2Im", ["x", "img", "blk"], ["y"],
+                              strides=[2, 3], pads=[1, 0, 1, 2])],
+            [1, 18, 12], [1, 2, 7, 8], [ints("img", [7, 8]), ints("blk", [3, 3])], 18),
+        "col2im18_dilated": (
+            [helper.make_node("Col2Im", ["x", "img", "blk"], ["y"], dilations=[2, 2])],
+            [2, 4, 16], [2, 1, 6, 6], [ints("img", [6, 6]), ints("blk", [2, 2])], 18),
+        # Pad mode wrap (opset 19): as wide as the dimension, and with crops.
+        "pad19_wrap": (
+            [helper.make_node("Pad", ["x", "pads"], ["y"], mode="wrap")],
+            x, [2, 6, 12, 14],
+            [ints("pads", [0, 0, 5, 3, 0, 0, 2, 4])], 19),
+        "pad19_wrap_with_crops": (
+            [helper.make_node("Pad", ["x", "pads"], ["y"], mode="wrap")],
+            x, [2, 6, 7, 7],
+            [ints("pads", [0, 0, -1, 2, 0, 0, 3, -2])], 19),
+        "pad18_reflect_with_crops": (
+            [helper.make_node("Pad", ["x", "pads"], ["y"], mode="reflect")],
+            x, [2, 6, 7, 7],
+            [ints("pads", [0, 0, -1, 2, 0, 0, 3, -2])], 18),
         # Split by num_outputs into 4 and 3 (the last part smaller), joined
         # back in the other order.
         "split18_uneven": (
@@ -407,6 +488,32 @@ def make_resize_model(path, shape, scales):
     return out
 
 
+def make_maxroipool_model(path, xs, rs, pooled, scale):
+    """MaxRoiPool of x [xs] over run-time rois [rs] -> y."""
+    graph = helper.make_graph(
+        [helper.make_node("MaxRoiPool", ["x", "rois"], ["y"],
+                          pooled_shape=pooled, spatial_scale=scale)],
+        "maxroipool",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs),
+         helper.make_tensor_value_info("rois", TensorProto.FLOAT, rs)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [rs[0], xs[1]] + list(pooled))])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+              path)
+
+
+# MaxRoiPool's RoIs (batch index, x1, y1, x2, y2) at spatial_scale 0.5 on a
+# 10x12 image: corners at .5 after scaling (rounded away from zero: 2.5 ->
+# 3), fractional ones, a RoI outside the image (empty bins: 0), an inverted
+# one (size clamped to 1), negative corners, the whole image.
+MAXROIPOOL_ROIS = [[0, 2, 2, 16, 12],
+                   [1, 5, 3, 22.8, 19.2],
+                   [0, 30, 30, 40, 40],
+                   [1, 16, 12, 4, 2],
+                   [0, -8, -12, 10, 6],
+                   [1, 0, 0, 23, 19]]
+
+
 def make_model(path, c, m, h, w, pads, stride, rng):
     weight = numpy_helper.from_array(
         (rng.standard_normal((m, c, 3, 3)) * 0.3).astype(np.float32), "w")
@@ -458,6 +565,9 @@ def main(argv):
     ap.add_argument("--mcpu", default="",
                     help="tfrt-compile --mcpu (default: the host), e.g. x86-64-v3 "
                          "for the AVX2 register tiles")
+    ap.add_argument("--only", default=None, metavar="REGEX",
+                    help="run only the cases whose name matches (re.search); "
+                         "the others are reported as skipped")
     args = ap.parse_args(argv)
     mcpu = ["--mcpu=" + args.mcpu] if args.mcpu else []
     os.makedirs(args.work_dir, exist_ok=True)
@@ -470,6 +580,9 @@ def main(argv):
         array, saved into `d`), compiled with `flags`; prints PASS or FAIL
         and returns the verdict. The tolerance is 1e-4, times the largest
         output when `relative` (and that is above 1)."""
+        if args.only and not re.search(args.only, name):
+            skipped.append(name)
+            return True
         feeds = []
         for k, v in inputs.items():
             np.save(os.path.join(d, k + ".npy"), v)
@@ -512,6 +625,7 @@ def main(argv):
     rng = np.random.default_rng(7)
     results = []
     split = []
+    skipped = []
 
     def conv_case(name, c, m, h, w, pads, stride, flags=(), relative=False):
         d = os.path.join(args.work_dir, name)
@@ -572,8 +686,17 @@ def main(argv):
         save_xy_model(model, name, nodes, xs, ys, inits, opset)
         results.append(check(name, d, model, {
             "x": rng.random(xs, dtype=np.float32) * 4 - 2}))
-    passed = sum(results)
-    failed = len(results) - passed
+    d = os.path.join(args.work_dir, "maxroipool_3x4_scale_half")
+    os.makedirs(d, exist_ok=True)
+    model = os.path.join(d, "model.onnx")
+    rois = np.array(MAXROIPOOL_ROIS, np.float32)
+    make_maxroipool_model(model, [2, 3, 10, 12], list(rois.shape), [3, 4], 0.5)
+    results.append(check("maxroipool_3x4_scale_half", d, model, {
+        "x": rng.random([2, 3, 10, 12], dtype=np.float32) * 4 - 2, "rois": rois}))
+    if skipped:
+        print("skipped (not matching --only): %d" % len(skipped))
+    passed = sum(results) - len(skipped)
+    failed = len(results) - len(skipped) - passed
     print("compiled in partitions: %d of %d" % (len(split), len(results)))
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1

@@ -939,6 +939,25 @@ func.func @pad_edge(%a: tensor<2x3xf32>) -> tensor<2x5xf32> {
 
 // -----
 
+// Wrap: the index minus the begin pad, modulo what the crops leave (here
+// one of 3 columns cropped at the end: period 2), shifted past the cropped
+// start (none); dimensions without pads are not wrapped.
+
+// CHECK-LABEL: func.func @pad_wrap
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK-NOT: arith.remsi
+// CHECK: arith.maxsi
+// CHECK: %[[M:.*]] = arith.remsi %{{.*}}, %c2{{.*}} : index
+// CHECK-NEXT: arith.cmpi slt, %[[M]], %c0
+// CHECK: tensor.extract %arg0
+func.func @pad_wrap(%a: tensor<2x3xf32>) -> tensor<2x4xf32> {
+  %v = graph.constant dense<0.0> : tensor<f32>
+  %0 = graph.pad %a, %v {mode = "wrap", pads = array<i64: 0, 2, 0, -1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
 // TopK: element ranks along the axis (a counting reduction), then a
 // two-output generic picking the element of rank j for output position j.
 
