@@ -1,8 +1,8 @@
 //===- ImageOps.cpp - ONNX geometry ops onto the graph dialect ------------===//
 //
 // GridSample (opset 16), RoiAlign (opsets 10 and 16), MaxRoiPool,
-// MaxUnpool, Det, CenterCropPad and Col2Im (opset 18) and AffineGrid (opset
-// 20), decomposed into existing graph ops:
+// MaxUnpool, Det, CenterCropPad and Col2Im (opset 18), DeformConv (opset 19)
+// and AffineGrid (opset 20), decomposed into existing graph ops:
 //
 //  - GridSample and RoiAlign compute the source coordinates of every tap
 //    elementwise, read the taps with gather_nd on run-time (n, y, x) index
@@ -18,7 +18,9 @@
 //    theta (a batched matmul);
 //  - Col2Im is a grouped transposed convolution by one-hot kernels;
 //  - MaxRoiPool takes masked maxima of the gathered images, bins as masks
-//    computed from the RoIs at run time.
+//    computed from the RoIs at run time;
+//  - DeformConv reads its bilinear taps with gather_nd like GridSample and
+//    multiplies them by the weights as a batched matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -862,4 +864,164 @@ FailureOr<SmallVector<Value>> NodeImporter::maxRoiPool(NodeCtx &n) {
   if (g.failed())
     return failure();
   return SmallVector<Value>{y};
+}
+
+/// DeformConv (opset 19), 2-D: every kernel tap of every output position
+/// samples its input channels bilinearly (as torchvision and ONNX Runtime:
+/// 0 outside (-1, size), corners outside the image read 0) at the tap's
+/// regular position plus its learned offset, optionally scaled by the mask;
+/// the samples [N, offset groups, taps, H', W', channels per offset group]
+/// become the columns of one batched matmul per convolution group.
+FailureOr<SmallVector<Value>> NodeImporter::deformConv(NodeCtx &n) {
+  auto x = requireInput(n, 0, "X");
+  auto wt = requireInput(n, 1, "W");
+  auto offset = requireInput(n, 2, "offset");
+  auto kernel = intsAttr(n, "kernel_shape");
+  auto group = intAttr(n, "group", 1);
+  auto offsetGroup = intAttr(n, "offset_group", 1);
+  if (failed(x) || failed(wt) || failed(offset) || failed(kernel) ||
+      failed(group) || failed(offsetGroup))
+    return failure();
+  Value bias = n.in(3), mask = n.in(4);
+  auto xt = rankedOf(*x);
+  auto wType = rankedOf(*wt);
+  auto ot = rankedOf(*offset);
+  if (!xt || !wType || !ot || !xt.hasStaticShape() || !wType.hasStaticShape() ||
+      !ot.hasStaticShape() || !isa<FloatType>(xt.getElementType())) {
+    error(n) << "needs static float X, W and offset";
+    return failure();
+  }
+  if (xt.getRank() != 4 || wType.getRank() != 4) {
+    unsupported(n) << ": " << xt.getRank() - 2
+                   << "-D deformable convolution (2-D is supported)";
+    return failure();
+  }
+  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), H = xt.getDimSize(2),
+          W = xt.getDimSize(3), M = wType.getDimSize(0),
+          kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+  if (*kernel &&
+      ((*kernel)->size() != 2 || (**kernel)[0] != kh || (**kernel)[1] != kw)) {
+    error(n) << "attribute 'kernel_shape' does not match W's " << kh << "x"
+             << kw;
+    return failure();
+  }
+  int64_t G = *offsetGroup, groups = *group;
+  if (groups <= 0 || G <= 0 || C % groups != 0 || M % groups != 0 ||
+      C % G != 0 || wType.getDimSize(1) * groups != C) {
+    error(n) << "'group' (" << groups << ") and 'offset_group' (" << G
+             << ") must divide the " << C << " input channels, 'group' the "
+             << M << " output channels, and W must have " << C << "/group "
+             << "input channels";
+    return failure();
+  }
+  WindowAttrs w;
+  w.kernel = {kh, kw};
+  if (failed(windowAttrs(n, *x, w, false)))
+    return failure();
+  int64_t oh = graph::windowOutputSize(H, kh, w.strides[0], w.dilations[0],
+                                       w.pads[0], w.pads[2], false);
+  int64_t ow = graph::windowOutputSize(W, kw, w.strides[1], w.dilations[1],
+                                       w.pads[1], w.pads[3], false);
+  int64_t K = kh * kw, Cg = C / G;
+  if (oh <= 0 || ow <= 0) {
+    error(n) << "the kernel does not fit the padded input";
+    return failure();
+  }
+  auto expect = [&](Value v, StringRef name, int64_t channels) {
+    auto t = rankedOf(v);
+    if (t && t.hasStaticShape() &&
+        t.getShape() == ArrayRef<int64_t>{N, channels, oh, ow})
+      return true;
+    error(n) << "input '" << name << "' must be [" << N << ", " << channels
+             << ", " << oh << ", " << ow << "]";
+    return false;
+  };
+  if (!expect(*offset, "offset", G * 2 * K) ||
+      (mask && !expect(mask, "mask", G * K)))
+    return failure();
+  if (bias) {
+    auto bt = rankedOf(bias);
+    if (!bt || bt.getShape() != ArrayRef<int64_t>{M}) {
+      error(n) << "input 'B' must be [" << M << "]";
+      return failure();
+    }
+  }
+  Type elem = xt.getElementType();
+  Type i64t = builder.getIntegerType(64);
+  OpChain g(builder, n.loc);
+  auto c = [&](double v) { return g.scalar(elem, v); };
+  SmallVector<int64_t> pos{N, G, K, oh, ow};
+  SmallVector<int64_t> pos1{N, G, K, oh, ow, 1};
+  // The regular sampling positions of the taps: [1, 1, K, oh, 1] rows and
+  // [1, 1, K, 1, ow] columns.
+  SmallVector<double> rows, cols;
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t i = 0; i < oh; ++i)
+      rows.push_back(
+          (double)(i * w.strides[0] - w.pads[0] + (k / kw) * w.dilations[0]));
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t j = 0; j < ow; ++j)
+      cols.push_back(
+          (double)(j * w.strides[1] - w.pads[1] + (k % kw) * w.dilations[1]));
+  Value off = g.reshape(*offset, {N, G, K, 2, oh, ow});
+  Value y = g.add(g.constant(elem, {1, 1, K, oh, 1}, rows),
+                  g.reshape(g.slice(off, 3, 0, 1), pos));
+  Value xs = g.add(g.constant(elem, {1, 1, K, 1, ow}, cols),
+                   g.reshape(g.slice(off, 3, 1, 2), pos));
+  Value inRange =
+      g.logicalAnd(g.logicalAnd(g.cmp("graph.greater", y, c(-1.0)),
+                                g.cmp("graph.less", y, c((double)H))),
+                   g.logicalAnd(g.cmp("graph.greater", xs, c(-1.0)),
+                                g.cmp("graph.less", xs, c((double)W))));
+  Value y0 = g.unary("graph.floor", y), x0 = g.unary("graph.floor", xs);
+  Value ly = g.sub(y, y0), lx = g.sub(xs, x0);
+  Value hy = g.sub(c(1.0), ly), hx = g.sub(c(1.0), lx);
+  // The image as [N, H, W, G, Cg], read at (n, y, x, offset group) tuples.
+  Value image = g.reshape(g.transpose(*x, {0, 2, 3, 1}), {N, H, W, G, Cg});
+  SmallVector<double> nIota, gIota;
+  for (int64_t i = 0; i < N; ++i)
+    nIota.push_back((double)i);
+  for (int64_t i = 0; i < G; ++i)
+    gIota.push_back((double)i);
+  Value nIdx =
+      g.expand(g.cast(g.constant(elem, {N, 1, 1, 1, 1, 1}, nIota), i64t), pos1);
+  Value gIdx =
+      g.expand(g.cast(g.constant(elem, {1, G, 1, 1, 1, 1}, gIota), i64t), pos1);
+  Value weightScale = mask ? g.reshape(mask, pos) : Value();
+  auto tap = [&](Value cy, Value cx, Value weight) {
+    auto inside = [&](Value v, int64_t size) {
+      return g.logicalAnd(
+          g.cmp("graph.greater_or_equal", v, c(0.0)),
+          g.cmp("graph.less_or_equal", v, c((double)(size - 1))));
+    };
+    auto index = [&](Value v, int64_t size) {
+      return g.reshape(
+          g.cast(g.op("graph.clip", {v, c(0.0), c((double)(size - 1))}), i64t),
+          pos1);
+    };
+    Value valid =
+        g.logicalAnd(inRange, g.logicalAnd(inside(cy, H), inside(cx, W)));
+    if (weightScale)
+      weight = g.mul(weight, weightScale);
+    Value idx = g.concat({nIdx, index(cy, H), index(cx, W), gIdx}, 5);
+    Value v = g.op("graph.gather_nd", {image, idx},
+                   {g.attr("batch_dims", builder.getI64IntegerAttr(0))});
+    return g.mul(v, g.reshape(g.where(valid, weight, c(0.0)), pos1));
+  };
+  Value y1 = g.add(y0, c(1.0)), x1 = g.add(x0, c(1.0));
+  Value samples =
+      g.add(g.add(tap(y0, x0, g.mul(hy, hx)), tap(y0, x1, g.mul(hy, lx))),
+            g.add(tap(y1, x0, g.mul(ly, hx)), tap(y1, x1, g.mul(ly, lx))));
+  // Columns [N, groups, (C / groups) * K, oh * ow], channel-major as W.
+  int64_t kc = C / groups * K;
+  Value columns = g.reshape(g.transpose(samples, {0, 1, 5, 2, 3, 4}),
+                            {N, groups, kc, oh * ow});
+  Value out =
+      g.op("graph.matmul", {g.reshape(*wt, {groups, M / groups, kc}), columns});
+  Value result = g.reshape(out, {N, M, oh, ow});
+  if (bias)
+    result = g.add(result, g.reshape(bias, {1, M, 1, 1}));
+  if (g.failed())
+    return failure();
+  return SmallVector<Value>{result};
 }

@@ -238,6 +238,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Cosh", &NodeImporter::unary},
       {"CumSum", &NodeImporter::cumSum},
       {"DFT", &NodeImporter::dft},
+      {"DeformConv", &NodeImporter::deformConv},
       {"DepthToSpace", &NodeImporter::depthToSpace},
       {"DequantizeLinear", &NodeImporter::dequantizeLinear},
       {"Det", &NodeImporter::det},

@@ -290,6 +290,7 @@ private:
   FailureOr<SmallVector<Value>> affineGrid(NodeCtx &n);
   FailureOr<SmallVector<Value>> col2Im(NodeCtx &n);
   FailureOr<SmallVector<Value>> maxRoiPool(NodeCtx &n);
+  FailureOr<SmallVector<Value>> deformConv(NodeCtx &n);
 
   // Helpers of the decompositions.
   FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,

@@ -502,6 +502,47 @@ def make_maxroipool_model(path, xs, rs, pooled, scale):
               path)
 
 
+def make_deformconv_model(path, xs, ws, attrs, with_mask, rng):
+    """DeformConv of x [xs] by constant W [ws] and bias with run-time offset
+    (and mask) -> y; returns the offset's and mask's shapes."""
+    n, c, h, w = xs
+    m, _, kh, kw = ws
+    s = attrs.get("strides", [1, 1])
+    d = attrs.get("dilations", [1, 1])
+    p = attrs.get("pads", [0, 0, 0, 0])
+    g = attrs.get("offset_group", 1)
+    oh = (h + p[0] + p[2] - d[0] * (kh - 1) - 1) // s[0] + 1
+    ow = (w + p[1] + p[3] - d[1] * (kw - 1) - 1) // s[1] + 1
+    offs = [n, g * 2 * kh * kw, oh, ow]
+    masks = [n, g * kh * kw, oh, ow]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs),
+              helper.make_tensor_value_info("offset", TensorProto.FLOAT, offs)]
+    names = ["x", "w", "offset", "b"]
+    if with_mask:
+        inputs.append(helper.make_tensor_value_info("mask", TensorProto.FLOAT, masks))
+        names.append("mask")
+    inits = [numpy_helper.from_array((rng.random(ws, dtype=np.float32) - 0.5), "w"),
+             numpy_helper.from_array(rng.random(m, dtype=np.float32) - 0.5, "b")]
+    graph = helper.make_graph(
+        [helper.make_node("DeformConv", names, ["y"], **attrs)], "deformconv",
+        inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, [n, m, oh, ow])],
+        inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)]),
+              path)
+    return offs, masks
+
+
+# DeformConv (opset 19): input shape, weight shape, attributes, with a mask.
+# Offsets in [-3, 3) send some taps outside the image.
+DEFORMCONV = {
+    "deformconv19_3x3_pad1_bias": ([1, 4, 7, 8], [6, 4, 3, 3], {"pads": [1, 1, 1, 1]}, False),
+    "deformconv19_groups_mask_strided": (
+        [2, 4, 9, 7], [6, 2, 3, 3],
+        {"group": 2, "offset_group": 2, "strides": [2, 2], "dilations": [1, 2],
+         "pads": [1, 2, 1, 2]}, True),
+}
+
+
 # MaxRoiPool's RoIs (batch index, x1, y1, x2, y2) at spatial_scale 0.5 on a
 # 10x12 image: corners at .5 after scaling (rounded away from zero: 2.5 ->
 # 3), fractional ones, a RoI outside the image (empty bins: 0), an inverted
@@ -686,6 +727,16 @@ def main(argv):
         save_xy_model(model, name, nodes, xs, ys, inits, opset)
         results.append(check(name, d, model, {
             "x": rng.random(xs, dtype=np.float32) * 4 - 2}))
+    for name, (xs, ws, attrs, with_mask) in DEFORMCONV.items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        offs, masks = make_deformconv_model(model, xs, ws, attrs, with_mask, rng)
+        feeds = {"x": rng.random(xs, dtype=np.float32) * 2 - 1,
+                 "offset": rng.random(offs, dtype=np.float32) * 6 - 3}
+        if with_mask:
+            feeds["mask"] = rng.random(masks, dtype=np.float32)
+        results.append(check(name, d, model, feeds))
     d = os.path.join(args.work_dir, "maxroipool_3x4_scale_half")
     os.makedirs(d, exist_ok=True)
     model = os.path.join(d, "model.onnx")
