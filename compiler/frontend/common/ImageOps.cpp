@@ -27,6 +27,7 @@
 #include "compiler/frontend/common/NodeImporterImpl.h"
 #include "compiler/frontend/common/OpChain.h"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 
@@ -1024,4 +1025,132 @@ FailureOr<SmallVector<Value>> NodeImporter::deformConv(NodeCtx &n) {
   if (g.failed())
     return failure();
   return SmallVector<Value>{result};
+}
+
+/// The [out, in] interpolation matrix of one axis of an antialiased linear
+/// or cubic Resize, as the ONNX reference defines it (and ONNX Runtime
+/// computes it): the filter stretched by 1 / scale when downscaling, its
+/// taps the input positions nearest the source coordinate (edge values
+/// beyond the ends, or none with exclude_outside), weights normalized to 1.
+static SmallVector<double> antialiasMatrix(int64_t in, int64_t out,
+                                           double scale, bool cubic,
+                                           StringRef ct, double a,
+                                           bool excludeOutside) {
+  double s = std::min(scale, 1.0);
+  auto cubicWeight = [&](double v) {
+    v = std::fabs(v);
+    if (v <= 1.0)
+      return ((a + 2.0) * v - (a + 3.0)) * v * v + 1.0;
+    if (v < 2.0)
+      return ((a * v - 5.0 * a) * v + 8.0 * a) * v - 4.0 * a;
+    return 0.0;
+  };
+  SmallVector<double> m(out * in, 0.0);
+  double outWidth = scale * (double)in;
+  for (int64_t o = 0; o < out; ++o) {
+    double src;
+    if (ct == "align_corners")
+      src = outWidth == 1.0 ? 0.0
+                            : (double)o * (double)(in - 1) / (outWidth - 1.0);
+    else if (ct == "asymmetric")
+      src = (double)o / scale;
+    else if (ct == "pytorch_half_pixel")
+      src = outWidth == 1.0 ? -0.5 : ((double)o + 0.5) / scale - 0.5;
+    else if (ct == "half_pixel_symmetric")
+      src = (double)in / 2.0 * (1.0 - (double)out / outWidth) +
+            ((double)o + 0.5) / scale - 0.5;
+    else // half_pixel
+      src = ((double)o + 0.5) / scale - 0.5;
+    double base = std::floor(src);
+    // In (0, 1]: an integral coordinate takes the pixel on its left.
+    double ratio = src == base ? 1.0 : src - base;
+    int64_t first = cubic ? (int64_t)std::floor(-2.0 / s) + 1
+                          : (int64_t)std::floor(-1.0 / s) + 1;
+    int64_t taps = 2 - 2 * first;
+    SmallVector<double> w;
+    double total = 0.0;
+    for (int64_t i = first; i < first + taps; ++i) {
+      double arg = s * ((double)i - ratio);
+      double v =
+          cubic ? cubicWeight(arg) : std::clamp(1.0 - std::fabs(arg), 0.0, 1.0);
+      w.push_back(v);
+      total += v;
+    }
+    // The taps input positions nearest `src` (ties to the lower one) among
+    // the input padded by ceil(taps / 2) edge values on each side.
+    int64_t pad = (taps + 1) / 2;
+    SmallVector<int64_t> order;
+    for (int64_t i = -pad; i < in + pad; ++i)
+      order.push_back(i);
+    llvm::sort(order, [&](int64_t l, int64_t r) {
+      double dl = std::fabs(src - (double)l), dr = std::fabs(src - (double)r);
+      return dl < dr || (dl == dr && l < r);
+    });
+    order.resize(std::min<int64_t>(taps, order.size()));
+    llvm::sort(order);
+    if (excludeOutside) {
+      total = 0.0;
+      for (auto [i, pos] : llvm::enumerate(order)) {
+        if (pos < 0 || pos >= in)
+          w[i] = 0.0;
+        total += w[i];
+      }
+    }
+    for (auto [i, pos] : llvm::enumerate(order))
+      m[o * in + std::clamp<int64_t>(pos, 0, in - 1)] +=
+          total != 0.0 ? w[i] / total : 0.0;
+  }
+  return m;
+}
+
+/// An antialiased linear or cubic Resize of a static input to `outDims`:
+/// each resized axis is a matmul by its constant interpolation matrix.
+FailureOr<Value> NodeImporter::antialiasResize(
+    NodeCtx &n, Value x, ArrayRef<double> scales, ArrayRef<int64_t> outDims,
+    StringRef mode, StringRef ct, double cubicA, bool excludeOutside) {
+  auto xt = rankedOf(x);
+  int64_t rank = xt.getRank();
+  Type elem = xt.getElementType();
+  if (!isa<FloatType>(elem)) {
+    unsupported(n) << ": antialias=1 on a non-float input";
+    return failure();
+  }
+  OpChain g(builder, n.loc);
+  Value y = x;
+  for (int64_t ax = 0; ax < rank; ++ax) {
+    int64_t in = xt.getDimSize(ax), out = outDims[ax];
+    if (in == out && scales[ax] == 1.0)
+      continue;
+    if (in <= 0 || out <= 0) {
+      unsupported(n) << ": antialias=1 with an empty dimension";
+      return failure();
+    }
+    SmallVector<double> m = antialiasMatrix(
+        in, out, scales[ax], mode == "cubic", ct, cubicA, excludeOutside);
+    if (ax == rank - 1) {
+      // [..., in] x [in, out]: the transposed matrix.
+      SmallVector<double> t(in * out);
+      for (int64_t o = 0; o < out; ++o)
+        for (int64_t i = 0; i < in; ++i)
+          t[i * out + o] = m[o * in + i];
+      y = g.op("graph.matmul", {y, g.constant(elem, {in, out}, t)});
+      continue;
+    }
+    // [out, in] x [..., in, rest]: the axis moved next to last.
+    SmallVector<int64_t> perm;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != ax)
+        perm.push_back(i);
+    perm.insert(perm.end() - 1, ax);
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      inverse[perm[i]] = i;
+    bool moved = ax != rank - 2;
+    Value v = moved ? g.transpose(y, perm) : y;
+    v = g.op("graph.matmul", {g.constant(elem, {out, in}, m), v});
+    y = moved ? g.transpose(v, inverse) : v;
+  }
+  if (g.failed())
+    return failure();
+  return y;
 }

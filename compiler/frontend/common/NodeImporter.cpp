@@ -2079,10 +2079,20 @@ FailureOr<SmallVector<Value>> NodeImporter::resize(NodeCtx &n) {
              << scales.size() << " for rank " << rank;
     return failure();
   }
-  // The antialiasing filter changes only downscaling.
+  // The antialiasing filter changes only downscaling: then every resized
+  // axis is a matmul by its interpolation matrix.
   if (filtered && llvm::any_of(scales, [](double s) { return s < 1.0; })) {
-    unsupported(n) << ": antialias=1 on a downscaling '" << m << "' resize";
-    return failure();
+    if (ct == "tf_crop_and_resize") {
+      unsupported(n) << ": antialias=1 with tf_crop_and_resize";
+      return failure();
+    }
+    SmallVector<int64_t> outDims;
+    for (int64_t i = 0; i < rank; ++i)
+      outDims.push_back(
+          sizes ? (*sizes)[i]
+                : (int64_t)std::floor(scales[i] * xt.getDimSize(i)));
+    return one(
+        antialiasResize(n, *x, scales, outDims, m, ct, *cubicA, *exclude != 0));
   }
   if (ct == "tf_crop_and_resize") {
     if (!roiV || isEmptyTensorValue(roiV)) {

@@ -291,6 +291,10 @@ private:
   FailureOr<SmallVector<Value>> col2Im(NodeCtx &n);
   FailureOr<SmallVector<Value>> maxRoiPool(NodeCtx &n);
   FailureOr<SmallVector<Value>> deformConv(NodeCtx &n);
+  FailureOr<Value> antialiasResize(NodeCtx &n, Value x, ArrayRef<double> scales,
+                                   ArrayRef<int64_t> outDims, StringRef mode,
+                                   StringRef ct, double cubicA,
+                                   bool excludeOutside);
 
   // Helpers of the decompositions.
   FailureOr<Value> reduceOp(NodeCtx &n, StringRef op, Value x,

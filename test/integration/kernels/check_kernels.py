@@ -407,6 +407,22 @@ def newer_op_cases(rng):
                               axes=[3, 2])],
             [1, 2, 8, 10], [1, 2, 12, 20],
             [arr("sc", np.array([2.0, 1.5], np.float32))], 19),
+        # Antialias on downscaling (opset 18): the filter stretched by
+        # 1 / scale; mixed with an upscaled axis; cubic with
+        # exclude_outside; align_corners.
+        "resize18_antialias_linear_down": (
+            [helper.make_node("Resize", ["x", "", "", "sz"], ["y"], mode="linear",
+                              antialias=1)],
+            [1, 2, 12, 15], [1, 2, 5, 6], [arr("sz", np.array([1, 2, 5, 6], np.int64))], 18),
+        "resize18_antialias_cubic_mixed_exclude": (
+            [helper.make_node("Resize", ["x", "", "", "sz"], ["y"], mode="cubic",
+                              antialias=1, exclude_outside=1)],
+            [1, 2, 12, 6], [1, 2, 5, 9], [arr("sz", np.array([1, 2, 5, 9], np.int64))], 18),
+        "resize18_antialias_linear_align_scales": (
+            [helper.make_node("Resize", ["x", "", "sc"], ["y"], mode="linear",
+                              antialias=1, coordinate_transformation_mode="align_corners")],
+            [1, 2, 12, 15], [1, 2, 4, 10],
+            [arr("sc", np.array([1, 1, 1 / 3, 2 / 3], np.float32))], 18),
         "resize19_antialias_up": (
             [helper.make_node("Resize", ["x", "", "sc"], ["y"], mode="linear",
                               antialias=1)],
