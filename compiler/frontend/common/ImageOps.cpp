@@ -39,14 +39,17 @@ using namespace tfrt::frontend::detail;
 namespace {
 
 /// Reads the taps of an NHWC image at per-position (n, y, x) float
-/// coordinates of shape [N', H', W', 1]; positions outside the image read 0.
+/// coordinates of shape [positions..., 1]; positions outside the image read
+/// 0. With `group`, the image is [N, H, W, G, C'] and each position reads
+/// the channels of its group (n, y, x, g).
 struct TapReader {
   OpChain &g;
-  Value image; // [N, H, W, C]
-  Value batch; // i64 [N', H', W', 1]: the n of each position
+  Value image; // [N, H, W, C] or [N, H, W, G, C']
+  Value batch; // i64 [positions..., 1]: the n of each position
   int64_t h, w;
+  Value group = {}; // i64 [positions..., 1]: the g of each position
 
-  /// weight * image[n, y, x, :] -> [N', H', W', C]
+  /// weight * image[n, y, x(, g), :] -> [positions..., C]
   Value read(Value y, Value x, Value weight) {
     Type elem = elementTypeOf(weight);
     Type i64t = IntegerType::get(g.context(), 64);
@@ -62,7 +65,11 @@ struct TapReader {
           i64t);
     };
     Value valid = g.logicalAnd(inside(y, h), inside(x, w));
-    Value idx = g.concat({batch, index(y, h), index(x, w)}, 3);
+    SmallVector<Value> parts{batch, index(y, h), index(x, w)};
+    if (group)
+      parts.push_back(group);
+    int64_t last = cast<ShapedType>(batch.getType()).getRank() - 1;
+    Value idx = g.concat(parts, last);
     Value v = g.op("graph.gather_nd", {image, idx},
                    {g.attr("batch_dims", IntegerAttr::get(i64t, 0))});
     return g.mul(v, g.where(valid, weight, zero));
@@ -951,10 +958,10 @@ FailureOr<SmallVector<Value>> NodeImporter::deformConv(NodeCtx &n) {
   Type i64t = builder.getIntegerType(64);
   OpChain g(builder, n.loc);
   auto c = [&](double v) { return g.scalar(elem, v); };
-  SmallVector<int64_t> pos{N, G, K, oh, ow};
-  SmallVector<int64_t> pos1{N, G, K, oh, ow, 1};
-  // The regular sampling positions of the taps: [1, 1, K, oh, 1] rows and
-  // [1, 1, K, 1, ow] columns.
+  // Every quantity per sample position is [N, G, K, oh, ow, 1].
+  SmallVector<int64_t> pos{N, G, K, oh, ow, 1};
+  // The regular sampling positions of the taps: [1, 1, K, oh, 1, 1] rows
+  // and [1, 1, K, 1, ow, 1] columns.
   SmallVector<double> rows, cols;
   for (int64_t k = 0; k < K; ++k)
     for (int64_t i = 0; i < oh; ++i)
@@ -965,9 +972,9 @@ FailureOr<SmallVector<Value>> NodeImporter::deformConv(NodeCtx &n) {
       cols.push_back(
           (double)(j * w.strides[1] - w.pads[1] + (k % kw) * w.dilations[1]));
   Value off = g.reshape(*offset, {N, G, K, 2, oh, ow});
-  Value y = g.add(g.constant(elem, {1, 1, K, oh, 1}, rows),
+  Value y = g.add(g.constant(elem, {1, 1, K, oh, 1, 1}, rows),
                   g.reshape(g.slice(off, 3, 0, 1), pos));
-  Value xs = g.add(g.constant(elem, {1, 1, K, 1, ow}, cols),
+  Value xs = g.add(g.constant(elem, {1, 1, K, 1, ow, 1}, cols),
                    g.reshape(g.slice(off, 3, 1, 2), pos));
   Value inRange =
       g.logicalAnd(g.logicalAnd(g.cmp("graph.greater", y, c(-1.0)),
@@ -977,37 +984,24 @@ FailureOr<SmallVector<Value>> NodeImporter::deformConv(NodeCtx &n) {
   Value y0 = g.unary("graph.floor", y), x0 = g.unary("graph.floor", xs);
   Value ly = g.sub(y, y0), lx = g.sub(xs, x0);
   Value hy = g.sub(c(1.0), ly), hx = g.sub(c(1.0), lx);
-  // The image as [N, H, W, G, Cg], read at (n, y, x, offset group) tuples.
-  Value image = g.reshape(g.transpose(*x, {0, 2, 3, 1}), {N, H, W, G, Cg});
   SmallVector<double> nIota, gIota;
   for (int64_t i = 0; i < N; ++i)
     nIota.push_back((double)i);
   for (int64_t i = 0; i < G; ++i)
     gIota.push_back((double)i);
-  Value nIdx =
-      g.expand(g.cast(g.constant(elem, {N, 1, 1, 1, 1, 1}, nIota), i64t), pos1);
-  Value gIdx =
-      g.expand(g.cast(g.constant(elem, {1, G, 1, 1, 1, 1}, gIota), i64t), pos1);
-  Value weightScale = mask ? g.reshape(mask, pos) : Value();
+  // The image as [N, H, W, G, Cg], read at (n, y, x, offset group) tuples.
+  TapReader taps{
+      g,
+      g.reshape(g.transpose(*x, {0, 2, 3, 1}), {N, H, W, G, Cg}),
+      g.expand(g.cast(g.constant(elem, {N, 1, 1, 1, 1, 1}, nIota), i64t), pos),
+      H,
+      W,
+      g.expand(g.cast(g.constant(elem, {1, G, 1, 1, 1, 1}, gIota), i64t), pos)};
+  Value scale = mask ? g.reshape(mask, pos) : Value();
   auto tap = [&](Value cy, Value cx, Value weight) {
-    auto inside = [&](Value v, int64_t size) {
-      return g.logicalAnd(
-          g.cmp("graph.greater_or_equal", v, c(0.0)),
-          g.cmp("graph.less_or_equal", v, c((double)(size - 1))));
-    };
-    auto index = [&](Value v, int64_t size) {
-      return g.reshape(
-          g.cast(g.op("graph.clip", {v, c(0.0), c((double)(size - 1))}), i64t),
-          pos1);
-    };
-    Value valid =
-        g.logicalAnd(inRange, g.logicalAnd(inside(cy, H), inside(cx, W)));
-    if (weightScale)
-      weight = g.mul(weight, weightScale);
-    Value idx = g.concat({nIdx, index(cy, H), index(cx, W), gIdx}, 5);
-    Value v = g.op("graph.gather_nd", {image, idx},
-                   {g.attr("batch_dims", builder.getI64IntegerAttr(0))});
-    return g.mul(v, g.reshape(g.where(valid, weight, c(0.0)), pos1));
+    if (scale)
+      weight = g.mul(weight, scale);
+    return taps.read(cy, cx, g.where(inRange, weight, c(0.0)));
   };
   Value y1 = g.add(y0, c(1.0)), x1 = g.add(x0, c(1.0));
   Value samples =
@@ -1076,18 +1070,17 @@ static SmallVector<double> antialiasMatrix(int64_t in, int64_t out,
       w.push_back(v);
       total += v;
     }
-    // The taps input positions nearest `src` (ties to the lower one) among
-    // the input padded by ceil(taps / 2) edge values on each side.
-    int64_t pad = (taps + 1) / 2;
+    // The taps (an even count, 2 * half) input positions nearest `src`,
+    // ties to the lower one: from base - half + 1, or from base - half when
+    // `src` is integral; kept inside the input padded by `half` edge values
+    // on each side.
+    int64_t half = taps / 2;
+    int64_t low = (int64_t)base - half + (src == base ? 0 : 1);
+    low = std::clamp<int64_t>(low, -half,
+                              std::max<int64_t>(-half, in + half - taps));
     SmallVector<int64_t> order;
-    for (int64_t i = -pad; i < in + pad; ++i)
-      order.push_back(i);
-    llvm::sort(order, [&](int64_t l, int64_t r) {
-      double dl = std::fabs(src - (double)l), dr = std::fabs(src - (double)r);
-      return dl < dr || (dl == dr && l < r);
-    });
-    order.resize(std::min<int64_t>(taps, order.size()));
-    llvm::sort(order);
+    for (int64_t i = 0; i < taps; ++i)
+      order.push_back(low + i);
     if (excludeOutside) {
       total = 0.0;
       for (auto [i, pos] : llvm::enumerate(order)) {

@@ -1824,7 +1824,7 @@ NodeImporter::centered(NodeCtx &n, Value x, ArrayRef<int64_t> axes) {
 }
 
 /// sqrt(mean(d^2 over `axes`) + eps), the deviation of the centered d (kept
-/// as size-1 dims), for the normalizations.
+/// as size-1 dims), for the normalizations (no addition for eps = 0).
 FailureOr<Value> NodeImporter::deviation(NodeCtx &n, Value d,
                                          ArrayRef<int64_t> axes, double eps) {
   auto sq = build(n, "graph.mul", {d, d});
@@ -1833,11 +1833,13 @@ FailureOr<Value> NodeImporter::deviation(NodeCtx &n, Value d,
   auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
   if (failed(var))
     return failure();
-  auto ve = build(n, "graph.add",
-                  {*var, constant(n, scalarOf(elementTypeOf(d), eps))});
-  if (failed(ve))
-    return failure();
-  return build(n, "graph.sqrt", {*ve});
+  if (eps != 0.0) {
+    var = build(n, "graph.add",
+                {*var, constant(n, scalarOf(elementTypeOf(d), eps))});
+    if (failed(var))
+      return failure();
+  }
+  return build(n, "graph.sqrt", {*var});
 }
 
 /// d / deviation(d): the centered d normalized over `axes`.
@@ -2331,8 +2333,7 @@ FailureOr<SmallVector<Value>> NodeImporter::pad(NodeCtx &n) {
       int64_t d = xt.getDimSize(i);
       if (ShapedType::isDynamic(d))
         continue;
-      int64_t kept = d - std::max<int64_t>(0, -pads[i]) -
-                     std::max<int64_t>(0, -pads[i + rank]);
+      int64_t kept = graph::padKeptSize(d, pads[i], pads[i + rank]);
       if (std::max(pads[i], pads[i + rank]) > kept) {
         unsupported(n) << ": mode 'wrap' with a pad wider than dimension " << i
                        << " (" << kept << " after crops)";
@@ -2761,13 +2762,7 @@ FailureOr<SmallVector<Value>> NodeImporter::meanVarianceNorm(NodeCtx &n) {
   if (failed(c))
     return failure();
   Value d = c->first;
-  auto sq = build(n, "graph.mul", {d, d});
-  if (failed(sq))
-    return failure();
-  auto var = reduceOp(n, "graph.reduce_mean", *sq, axes, true);
-  if (failed(var))
-    return failure();
-  auto sd = build(n, "graph.sqrt", {*var});
+  auto sd = deviation(n, d, axes, 0.0);
   if (failed(sd))
     return failure();
   auto den = build(n, "graph.add", {*sd, constant(n, scalarOf(elementTypeOf(*x), 1e-9))});

@@ -1474,8 +1474,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
     int64_t o = d + pads[i] + pads[i + rank];
     if (o < 0)
       return fail(loc, "pad crops dimension " + Twine(i) + " below zero");
-    int64_t kept = d - std::max<int64_t>(0, -pads[i]) -
-                   std::max<int64_t>(0, -pads[i + rank]);
+    int64_t kept = padKeptSize(d, pads[i], pads[i + rank]);
     if (mode == "wrap" && o > 0 && kept <= 0)
       return fail(loc, "wrap pad of dimension " + Twine(i) +
                            " has nothing left to repeat after its crops");

@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <algorithm>
+
 #include "dialects/Graph/IR/GraphOpsDialect.h.inc"
 
 #define GET_OP_CLASSES
@@ -42,6 +44,12 @@ llvm::LogicalResult getConstantInts(mlir::Value value,
 int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
                          int64_t dilation, int64_t padBegin, int64_t padEnd,
                          bool ceilMode);
+
+/// What the negative pads (crops) `begin` and `end` of a pad leave of a
+/// dimension of size `dim`: the period of a wrap pad.
+inline int64_t padKeptSize(int64_t dim, int64_t begin, int64_t end) {
+  return dim - std::max<int64_t>(0, -begin) - std::max<int64_t>(0, -end);
+}
 
 /// Resolved parameters of a static slice: per input dimension a start, step
 /// and result size. Shared by inference, folding and lowering.

@@ -3427,7 +3427,7 @@ struct PadLowering : OpConversionPattern<PadOp> {
               // Periodic over what is left of the dimension after the
               // negative pads (crops) of either end.
               int64_t lo = std::max<int64_t>(0, -pads[i]);
-              int64_t kept = dim - lo - std::max<int64_t>(0, -pads[i + rank]);
+              int64_t kept = padKeptSize(dim, pads[i], pads[i + rank]);
               if (kept > 0) {
                 Value period = indexConst(b, l, kept);
                 Value t = arith::SubIOp::create(
