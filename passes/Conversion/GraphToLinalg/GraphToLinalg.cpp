@@ -3699,8 +3699,10 @@ struct OneHotLowering : OpConversionPattern<OneHotOp> {
 
 /// graph.top_k -> two generics: the rank of every element along the axis
 /// (how many elements precede it: larger, or equal at a lower index; an
-/// O(n^2) count), then for each output position j the element whose rank is
-/// j (value and index outputs, a reduction over the axis).
+/// O(n^2) count; NaN orders above every number, so the ranks are a
+/// permutation and every output position is written), then for each output
+/// position j the element whose rank is j (value and index outputs, a reduction
+/// over the axis).
 struct TopKLowering : OpConversionPattern<TopKOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -3748,10 +3750,25 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
           Value v = a[0], w = a[1];
           Value before, equal;
           if (isa<FloatType>(elem)) {
-            before = arith::CmpFOp::create(
-                b, l, largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-                w, v);
-            equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, w, v);
+            // NaN orders above every number (as numpy's sort and PyTorch's
+            // topk do), and NaNs are equal to each other, so the ranks stay
+            // a permutation: largest, w precedes v when (w > v or w is NaN)
+            // and v is not NaN; smallest, when (w < v or v is NaN) and w is
+            // not NaN.
+            using FP = arith::CmpFPredicate;
+            Value wNaN = arith::CmpFOp::create(b, l, FP::UNO, w, w);
+            Value vNaN = arith::CmpFOp::create(b, l, FP::UNO, v, v);
+            Value trueV = arith::ConstantIntOp::create(b, l, 1, 1);
+            auto notOf = [&](Value c) {
+              return arith::XOrIOp::create(b, l, c, trueV).getResult();
+            };
+            before = arith::AndIOp::create(
+                b, l,
+                arith::CmpFOp::create(b, l, largest ? FP::UGT : FP::ULT, w, v),
+                notOf(largest ? vNaN : wNaN));
+            equal = arith::OrIOp::create(
+                b, l, arith::CmpFOp::create(b, l, FP::OEQ, w, v),
+                arith::AndIOp::create(b, l, wNaN, vNaN));
           } else {
             using IP = arith::CmpIPredicate;
             before = arith::CmpIOp::create(

@@ -30,6 +30,16 @@
    float32 inputs, within 1e-5 (outputs of magnitude 1; ONNX Runtime is
    0.05 off here, the plain float32 formulas 0.15).
 
+5. NaN in TopK and MaxPool. TopK orders NaN above every number and NaNs
+   as equal, ties going to the lower index (numpy's sort order, and
+   PyTorch's topk): largest=1 returns NaNs first, largest=0 last; TopK of
+   k = 5 and 37 along both axes of the input of 1., both largest values,
+   against a stable sort in Python. MaxPool (3x3, stride 1, padded, and
+   2x2, stride 2) and GlobalMaxPool give NaN for every window that holds
+   one, as np.max over the window. (ONNX Runtime 1.30 is no reference
+   here: its TopK can drop numbers in favour of a NaN and its MaxPool
+   returns NaN only where the NaN is the window's first element.)
+
 Prints one line per output and closes with 'N passed, N failed'.
 """
 
@@ -222,6 +232,97 @@ def normalization_cases(args):
     return results
 
 
+def topk_reference(x, axis, k, largest):
+    """Values and indices of the k first elements along `axis` in the order
+    NaN > +inf > numbers > -inf (reversed for largest=0), ties by index."""
+    xs = np.moveaxis(x, axis, -1)
+    vals = np.empty(xs.shape[:-1] + (k,), x.dtype)
+    idx = np.empty(xs.shape[:-1] + (k,), np.int64)
+    for pos in np.ndindex(*xs.shape[:-1]):
+        row = xs[pos]
+
+        def key(i):
+            v = float(row[i])
+            if np.isnan(v):
+                return (0 if largest else 1, 0.0, i)
+            return (1 if largest else 0, -v if largest else v, i)
+        order = sorted(range(len(row)), key=key)[:k]
+        vals[pos] = row[order]
+        idx[pos] = order
+    return np.moveaxis(vals, -1, axis), np.moveaxis(idx, -1, axis)
+
+
+def maxpool_reference(x, k, s, pad):
+    n, c, h, w = x.shape
+    xp = np.full((n, c, h + 2 * pad, w + 2 * pad), -np.inf, x.dtype)
+    xp[:, :, pad:pad + h, pad:pad + w] = x
+    oh, ow = (h + 2 * pad - k) // s + 1, (w + 2 * pad - k) // s + 1
+    y = np.empty((n, c, oh, ow), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            y[:, :, i, j] = np.max(xp[:, :, i * s:i * s + k, j * s:j * s + k],
+                                   axis=(2, 3))
+    return y
+
+
+def nan_order_cases(args, x):
+    """TopK and MaxPool on inputs holding NaN, against the references
+    above."""
+    inits, nodes, outs, refs = [], [], [], {}
+    for axis in (0, 1):
+        for k in (5, x.shape[axis]):
+            for largest in (1, 0):
+                name = "TopK_axis%d_k%d_%s" % (axis, k,
+                                                "largest" if largest else "smallest")
+                inits.append(onnx.numpy_helper.from_array(
+                    np.array([k], np.int64), name + "_k"))
+                nodes.append(helper.make_node(
+                    "TopK", ["x", name + "_k"], [name, name + "_i"], axis=axis,
+                    largest=largest, sorted=1))
+                shape = list(x.shape)
+                shape[axis] = k
+                outs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, shape))
+                outs.append(helper.make_tensor_value_info(name + "_i", TensorProto.INT64,
+                                                          shape))
+                v, i = topk_reference(x, axis, k, largest)
+                refs[name], refs[name + "_i"] = v, i
+    graph = helper.make_graph(
+        nodes, "topk", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                      list(x.shape))],
+        outs, initializer=inits)
+    out = run_model(args, "topk_nan", graph, {"x": x})
+    img = x.reshape(1, 1, x.shape[0], x.shape[1])
+    img = np.concatenate([img, np.flip(img, axis=2)], axis=1).copy()
+    pools = {"MaxPool_3x3_s1_pad1": (3, 1, 1), "MaxPool_2x2_s2": (2, 2, 0)}
+    nodes, outs = [], []
+    for name, (k, s, pad) in pools.items():
+        nodes.append(helper.make_node("MaxPool", ["x"], [name], kernel_shape=[k, k],
+                                      strides=[s, s], pads=[pad] * 4))
+        refs[name] = maxpool_reference(img, k, s, pad)
+        outs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT,
+                                                  list(refs[name].shape)))
+    nodes.append(helper.make_node("GlobalMaxPool", ["x"], ["GlobalMaxPool"]))
+    refs["GlobalMaxPool"] = np.max(img, axis=(2, 3), keepdims=True)
+    outs.append(helper.make_tensor_value_info("GlobalMaxPool", TensorProto.FLOAT,
+                                              [1, 2, 1, 1]))
+    graph = helper.make_graph(
+        nodes, "pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                      list(img.shape))], outs)
+    out2 = run_model(args, "pool_nan", graph, {"x": img})
+    results = []
+    for name, ref in refs.items():
+        got = np.load(os.path.join(out if name.startswith("TopK") else out2,
+                                   name + ".npy"))
+        same = (got == ref) | (np.isnan(got) & np.isnan(ref)) \
+            if got.dtype.kind == "f" else got == ref
+        ok = got.shape == ref.shape and got.dtype == ref.dtype and bool(same.all())
+        bad = [] if got.shape != ref.shape else \
+            [(tuple(int(j) for j in p), got[p].item(), ref[p].item())
+             for p in list(zip(*np.where(~same)))[:4]]
+        results.append((name, ok, bad or ["shape %s, expected %s" % (got.shape, ref.shape)]))
+    return results
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bin-dir", default=os.path.join(REPO_ROOT, "build", "bin"))
@@ -269,6 +370,7 @@ def main():
     results += bitwise_cases(args)
     results += logsumexp_case(args)
     results += normalization_cases(args)
+    results += nan_order_cases(args, x)
     passed = failed = 0
     for name, ok, bad in results:
         if ok:

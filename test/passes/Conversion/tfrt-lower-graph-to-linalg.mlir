@@ -960,9 +960,20 @@ func.func @pad_wrap(%a: tensor<2x3xf32>) -> tensor<2x4xf32> {
 
 // TopK: element ranks along the axis (a counting reduction), then a
 // two-output generic picking the element of rank j for output position j.
+// NaN orders above every number and NaNs are equal (w precedes v when
+// (w > v or w is NaN) and v is not NaN), so the ranks are a permutation.
 
 // CHECK-LABEL: func.func @top_k
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg0 : {{.*}}) outs(%{{.*}} : tensor<3x4xi64>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[W:.*]]: f32, %{{.*}}: i64):
+// CHECK-DAG: %[[WN:.*]] = arith.cmpf uno, %[[W]], %[[W]] : f32
+// CHECK-DAG: %[[VN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : f32
+// CHECK-DAG: %[[GT:.*]] = arith.cmpf ugt, %[[W]], %[[V]] : f32
+// CHECK-DAG: %[[NVN:.*]] = arith.xori %[[VN]], %{{.*}} : i1
+// CHECK-DAG: arith.andi %[[GT]], %[[NVN]] : i1
+// CHECK-DAG: %[[EQ:.*]] = arith.cmpf oeq, %[[W]], %[[V]] : f32
+// CHECK-DAG: %[[BOTH:.*]] = arith.andi %[[WN]], %[[VN]] : i1
+// CHECK-DAG: arith.ori %[[EQ]], %[[BOTH]] : i1
 // CHECK: %[[T:.*]]:2 = linalg.generic {{.*}} ins(%arg0, %[[R]] : {{.*}}) outs(%{{.*}}, %{{.*}} : tensor<3x2xf32>, tensor<3x2xi64>)
 // CHECK: return %[[T]]#0, %[[T]]#1
 func.func @top_k(%x: tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
