@@ -11,7 +11,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <cmath>
+#include <limits>
 
 namespace tfrt {
 #define GEN_PASS_DEF_APPROXIMATEMATH
@@ -107,17 +110,59 @@ void subnormalExpResults(Operation *root) {
   }
 }
 
+/// 2/pi in seven parts of 28 bits each (196 bits; their sum is 2/pi within
+/// 2^-196), so that an f32 (24 significant bits) times any part is exact in
+/// f64.
+constexpr double kTwoOverPiParts[] = {
+    0x1.45f306cp-1,   0x1.c9c882ap-29,  0x1.4fe13a8p-59, 0x1.f47d4d0p-86,
+    0x1.bb81b6cp-113, 0x1.4acc9e0p-143, 0x1.0e4107cp-170};
+
+/// x = k * pi/2 + r for an f32 `x` extended to f64 (`xd`, scalar or
+/// vector): k an integer congruent to the quadrant, |r| <= pi/4 plus
+/// rounding, both f64. Exact for every f32, Payne-Hanek style without a
+/// table (gathers by exponent measured slower than the arithmetic): |x| *
+/// 2/pi is the sum of the exact products |x| * part_i, each taken modulo 4
+/// (p - 4 floor(p / 4), exact) and added with their rounding errors kept
+/// (two-sum), so that the fraction keeps about 100 bits after k cancels;
+/// the parts beyond the seventh would add less than 2^-68 for the largest
+/// float. The sign of x goes to k and r. Infinities and NaN give NaN.
+std::pair<Value, Value> reduceByHalfPi(FloatBuilder &d, Value xd) {
+  OpBuilder &b = d.b;
+  Location loc = d.loc;
+  Value ax = math::AbsFOp::create(b, loc, xd);
+  auto mod4 = [&](Value p) {
+    Value whole = math::FloorOp::create(b, loc, d.mul(p, d.c(0.25)));
+    return math::FmaOp::create(b, loc, d.c(-4.0), whole, p).getResult();
+  };
+  Value hi, lo;
+  for (double part : kTwoOverPiParts) {
+    Value r = mod4(d.mul(ax, d.c(part)));
+    if (!hi) {
+      hi = r;
+      continue;
+    }
+    // (hi, err) = two-sum(hi, r).
+    Value s = d.add(hi, r);
+    Value bb = d.sub(s, hi);
+    Value err = d.add(d.sub(hi, d.sub(s, bb)), d.sub(r, bb));
+    hi = s;
+    lo = lo ? d.add(lo, err) : err;
+  }
+  Value k = math::RoundEvenOp::create(b, loc, hi);
+  Value r = d.mul(d.add(d.sub(hi, k), lo), d.c(M_PI / 2));
+  Value neg = d.cmp(arith::CmpFPredicate::OLT, xd, d.c(0.0));
+  return {d.select(neg, d.neg(k), k), d.select(neg, d.neg(r), r)};
+}
+
 /// sin and cos of f32. Upstream's polynomials reduce the argument by one
 /// rounded pi/2, which left errors of 4e-7 at |x| = 6 and 6e-6 at |x| =
 /// 100 (rotary and sinusoidal position encodings reach thousands). Here
-/// the reduction runs in f64: k = roundeven(x * 2/pi), r = x - k * pi/2
-/// with pi/2 in three parts (28, 28 and 53 bits, so that k * each of the
-/// first two is exact while k has at most 25 bits, |x| < 5e7), then r
-/// (clamped to [-pi/4, pi/4], so that inputs beyond that range still give
-/// values in [-1, 1]) goes through the minimax polynomials of sin and cos
-/// on [-pi/4, pi/4] (Cephes' sinf/cosf coefficients) in f32, and the
-/// quadrant k mod 4 picks +-sin r or +-cos r. Infinities and NaN give NaN,
-/// and sin keeps the sign of a zero.
+/// the reduction is exact for every f32 (reduceByHalfPi, in f64), then r
+/// (clamped to [-pi/4, pi/4], so that rounding cannot leave the polynomials'
+/// interval) goes through the minimax polynomials of sin and cos on [-pi/4,
+/// pi/4] (Cephes' sinf/cosf coefficients) in f32, and the quadrant k mod 4
+/// picks +-sin r or +-cos r. Infinities and NaN give NaN, and sin keeps the
+/// sign of a zero.
 void expandSinCos(Operation *root) {
   for (Operation *op : f32Ops<math::SinOp, math::CosOp>(root)) {
     OpBuilder b(op);
@@ -129,11 +174,7 @@ void expandSinCos(Operation *root) {
     FloatBuilder d{b, op->getLoc(), wide};
     Location loc = f.loc;
     Value xd = arith::ExtFOp::create(b, loc, wide, op->getOperand(0));
-    Value k = math::RoundEvenOp::create(b, loc, d.mul(xd, d.c(2 / M_PI)));
-    Value rd = xd;
-    for (double part :
-         {1.570796325802803, 9.920935808982456e-10, -1.2177051777973966e-18})
-      rd = d.sub(rd, d.mul(k, d.c(part)));
+    auto [k, rd] = reduceByHalfPi(d, xd);
     Value r = arith::TruncFOp::create(b, loc, type, rd);
     r = arith::MinimumFOp::create(
         b, loc, arith::MaximumFOp::create(b, loc, r, f.c(-M_PI / 4)),
@@ -168,6 +209,13 @@ void expandSinCos(Operation *root) {
       Value v = f.select(odd, sinR, cosR);
       result = f.select(f.orI(is(1.0), is(2.0)), f.neg(v), v);
     }
+    // Infinities and NaN: NaN.
+    Value x = op->getOperand(0);
+    Value notFinite =
+        f.cmp(arith::CmpFPredicate::UEQ, math::AbsFOp::create(b, loc, x),
+              f.c(std::numeric_limits<double>::infinity()));
+    result = f.select(notFinite, f.c(std::numeric_limits<double>::quiet_NaN()),
+                      result);
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
   }

@@ -24,12 +24,14 @@ def ApproximateMath : Pass<"tfrt-approximate-math"> {
     After: a branch-free sequence of `arith` ops and clamps (no call).
 
     Four rewrites of its own come first, where MLIR's patterns lose
-    accuracy: `math.sin`/`math.cos` reduce their argument by pi/2 in f64
-    with pi/2 in three parts (k = roundeven(x * 2/pi); upstream's single
+    accuracy: `math.sin`/`math.cos` reduce their argument by pi/2 exactly
+    for every f32, in f64 (|x| times 2/pi in seven 28-bit parts, each
+    exact product taken modulo 4 and summed with two-sum; upstream's single
     rounded f32 constant was off by 4e-7 at |x| = 6, 6e-6 at |x| = 100, and
-    gave 0 and 1 for |x| >= 1.7e7; now 1.2e-7 absolute up to |x| = 1e9,
-    6e-5 at 1e12, values within [-1, 1] beyond), then minimax polynomials
-    on [-pi/4, pi/4] in f32 and the quadrant's sign and swap; `math.atan` reduces |x| by
+    gave 0 and 1 for |x| >= 1.7e7; an f64 Cody-Waite reduction used before
+    held to |x| = 1e9, gave 6e-5 at 1e12 and +-0.707 beyond 1e19; the exact
+    reduction costs about 2.4x the time of that one), then minimax
+    polynomials on [-pi/4, pi/4] in f32 and the quadrant's sign and swap; `math.atan` reduces |x| by
     tan(pi/8) and tan(3 pi/8) (upstream was 4e-6 relative at x = 0.66); and
     `math.log`/`math.log2` scale subnormal arguments by 2^24 and correct the
     result (the polynomial clamps to the smallest normal float: log(1e-45)

@@ -45,25 +45,37 @@ func.func @plain(%x: f32) -> f32 {
 
 // -----
 
-// sin and cos: the argument reduced in f64 (k = roundeven(x * 2/pi), pi/2
-// in three parts, 1.570796325802803 first), r back in f32 and clamped to
-// [-pi/4, pi/4], the quadrant k mod 4 selecting +-sin r or +-cos r.
+// sin and cos: the argument reduced exactly in f64 (|x| times seven 28-bit
+// parts of 2/pi, 0.63661976903676987 first, each product modulo 4 by a
+// floor and an fma, summed with two-sum), r back in f32 and clamped to
+// [-pi/4, pi/4], the quadrant k mod 4 selecting +-sin r or +-cos r;
+// infinities and NaN give NaN.
 // CHECK-LABEL: func.func @sin_cos
 // CHECK-NOT: math.sin
 // CHECK-NOT: math.cos
-// CHECK-DAG: %[[P1:.*]] = arith.constant dense<1.570796325802803> : vector<16xf64>
-// CHECK-DAG: %[[P2:.*]] = arith.constant dense<9.9209358089824561E-10> : vector<16xf64>
+// CHECK-DAG: %[[C0:.*]] = arith.constant dense<0.63661976903676987> : vector<16xf64>
+// CHECK-DAG: %[[C1:.*]] = arith.constant dense<3.3308114738561656E-9> : vector<16xf64>
+// CHECK-DAG: %[[C6:.*]] = arith.constant dense<7.0539591744042953E-52> : vector<16xf64>
+// CHECK-DAG: %[[QUARTER:.*]] = arith.constant dense<2.500000e-01> : vector<16xf64>
+// CHECK-DAG: %[[MINUS4:.*]] = arith.constant dense<-4.000000e+00> : vector<16xf64>
 // CHECK: %[[XD:.*]] = arith.extf %[[X:.*]] : vector<16xf32> to vector<16xf64>
+// CHECK: %[[AX:.*]] = math.absf %[[XD]] : vector<16xf64>
+// CHECK: %[[P0:.*]] = arith.mulf %[[AX]], %[[C0]] : vector<16xf64>
+// CHECK: %[[Q0:.*]] = arith.mulf %[[P0]], %[[QUARTER]] : vector<16xf64>
+// CHECK: %[[F0:.*]] = math.floor %[[Q0]] : vector<16xf64>
+// CHECK: %[[R0:.*]] = math.fma %[[MINUS4]], %[[F0]], %[[P0]] : vector<16xf64>
+// CHECK: %[[P1:.*]] = arith.mulf %[[AX]], %[[C1]] : vector<16xf64>
+// CHECK: %[[R1:.*]] = math.fma %[[MINUS4]], %{{.*}}, %[[P1]] : vector<16xf64>
+// CHECK: %[[S:.*]] = arith.addf %[[R0]], %[[R1]] : vector<16xf64>
+// CHECK: %[[BB:.*]] = arith.subf %[[S]], %[[R0]] : vector<16xf64>
+// CHECK: arith.mulf %[[AX]], %[[C6]] : vector<16xf64>
 // CHECK: %[[K:.*]] = math.roundeven %{{.*}} : vector<16xf64>
-// CHECK: %[[KP1:.*]] = arith.mulf %[[K]], %[[P1]] : vector<16xf64>
-// CHECK: %[[R1:.*]] = arith.subf %[[XD]], %[[KP1]] : vector<16xf64>
-// CHECK: %[[KP2:.*]] = arith.mulf %[[K]], %[[P2]] : vector<16xf64>
-// CHECK: arith.subf %[[R1]], %[[KP2]] : vector<16xf64>
 // CHECK: arith.truncf %{{.*}} : vector<16xf64> to vector<16xf32>
 // CHECK: arith.maximumf
 // CHECK: arith.minimumf
 // CHECK: math.floor %{{.*}} : vector<16xf64>
 // CHECK: arith.select
+// CHECK: arith.cmpf ueq, %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK: return
 func.func @sin_cos(%x: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>) {
   %s = math.sin %x : vector<16xf32>
