@@ -1,9 +1,10 @@
 //===- MiscOps.cpp - small ONNX ops onto the graph dialect ----------------===//
 //
-// Size, CastLike, EyeLike, Dropout (with its mask), PRelu with the per-channel
-// slope of opsets 1 and 6, and the axis broadcasting of the arithmetic and
-// comparison ops before opset 7. Shapes are static at import, so Size and
-// EyeLike are constants, and the legacy broadcasts are reshapes of the
+// Size, CastLike, EyeLike, Compress with a constant condition, Dropout (with
+// its mask), PRelu with the per-channel slope of opsets 1 and 6, and the axis
+// broadcasting of the arithmetic and comparison ops before opset 7. Shapes
+// are static at import, so Size and EyeLike are constants, Compress is a
+// gather of the kept indices, and the legacy broadcasts are reshapes of the
 // second operand onto numpy broadcasting.
 //
 //===----------------------------------------------------------------------===//
@@ -45,6 +46,63 @@ FailureOr<SmallVector<Value>> NodeImporter::castLike(NodeCtx &n) {
     return failure();
   return one(build(n, "graph.cast", {*x},
                    {named("to", TypeAttr::get(elementTypeOf(*like)))}));
+}
+
+/// Compress: the slices along `axis` (of the flattened input without one)
+/// whose condition is true, as a gather of their indices. The condition
+/// fixes the result's shape, so it must be a constant; it may be shorter
+/// than the dimension (the rest is dropped), not longer.
+FailureOr<SmallVector<Value>> NodeImporter::compress(NodeCtx &n) {
+  auto x = requireInput(n, 0, "input");
+  auto cond = requireInput(n, 1, "condition");
+  auto axis = optIntAttr(n, "axis");
+  if (failed(x) || failed(cond) || failed(axis))
+    return failure();
+  auto xt = rankedOf(*x);
+  if (!xt || !xt.hasStaticShape()) {
+    unsupported(n) << ": the input's shape is not static";
+    return failure();
+  }
+  auto ct = rankedOf(*cond);
+  if (!ct || ct.getRank() != 1) {
+    error(n) << "input 1 ('condition') must be a 1-D tensor";
+    return failure();
+  }
+  SmallVector<int64_t> keep;
+  if (failed(graph::getConstantInts(*cond, keep))) {
+    unsupported(n) << ": input 1 ('condition') is not a constant, and the "
+                      "output's shape depends on its values";
+    return failure();
+  }
+  Value data = *x;
+  int64_t dim = 0;
+  if (*axis) {
+    int64_t rank = xt.getRank();
+    int64_t a = **axis;
+    if (a < -rank || a >= rank) {
+      error(n) << "attribute 'axis' = " << a << " is outside [" << -rank << ", "
+               << rank << ")";
+      return failure();
+    }
+    dim = a < 0 ? a + rank : a;
+  } else {
+    auto flat = reshapeTo(n, data, {xt.getNumElements()});
+    if (failed(flat))
+      return failure();
+    data = *flat;
+  }
+  int64_t size = cast<RankedTensorType>(data.getType()).getDimSize(dim);
+  if (static_cast<int64_t>(keep.size()) > size) {
+    error(n) << "input 1 ('condition') has " << keep.size()
+             << " elements, more than the " << size << " slices along the axis";
+    return failure();
+  }
+  SmallVector<int64_t> indices;
+  for (auto [i, c] : llvm::enumerate(keep))
+    if (c != 0)
+      indices.push_back(static_cast<int64_t>(i));
+  return one(build(n, "graph.gather", {data, constI64(n, indices)},
+                   {named("axis", i64(dim))}));
 }
 
 /// EyeLike: ones on the k-th diagonal of a 2-D tensor shaped like the input,

@@ -222,6 +222,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"BlackmanWindow", &NodeImporter::windowFunction},
       {"Cast", &NodeImporter::castOp},
       {"CastLike", &NodeImporter::castLike},
+      {"Compress", &NodeImporter::compress},
       {"Ceil", &NodeImporter::unary},
       {"Celu", &NodeImporter::activation},
       {"CenterCropPad", &NodeImporter::centerCropPad},

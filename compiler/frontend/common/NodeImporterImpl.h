@@ -203,6 +203,7 @@ private:
   FailureOr<SmallVector<Value>> size(NodeCtx &n);
   FailureOr<SmallVector<Value>> castLike(NodeCtx &n);
   FailureOr<SmallVector<Value>> eyeLike(NodeCtx &n);
+  FailureOr<SmallVector<Value>> compress(NodeCtx &n);
   FailureOr<SmallVector<Value>> dropout(NodeCtx &n);
   FailureOr<SmallVector<Value>> prelu(NodeCtx &n);
   FailureOr<Value> legacyBroadcast(NodeCtx &n, Value a, Value b);

@@ -287,6 +287,15 @@ def newer_op_cases(rng):
     mask[:, :, 0, 0] = 0
     mask[:, 2, 1, :] = 0
     return {
+        # Compress with a constant condition (a gather of the kept slices):
+        # along an axis with a condition shorter than it, and flattened.
+        "compress_axis2_short_condition": (
+            [helper.make_node("Compress", ["x", "keep"], ["y"], axis=2)],
+            x, [2, 6, 2, 7], [arr("keep", np.array([True, False, False, True]))], 11),
+        "compress_flat": (
+            [helper.make_node("Compress", ["x", "keep"], ["y"])],
+            x, [int(np.count_nonzero(np.arange(420) % 3 != 1))],
+            [arr("keep", np.arange(420) % 3 != 1)], 11),
         # LpNormalization (zero-norm slices give zeros), GlobalLpPool and
         # LpPool (opset 18: dilations, ceil_mode; opset 11: auto_pad).
         "lpnorm_p2_axis1_zero_slices": (

@@ -110,6 +110,7 @@ SHAPE_OPERANDS = {
     "Range": (0, 1, 2),              # start, limit, delta
     "OneHot": (1,),                  # depth
     "TopK": (1,),                    # K
+    "Compress": (1,),                # condition (which slices are kept)
     "CumSum": (1,),                  # axis (selects the scanned dimension)
     "CenterCropPad": (1,),           # shape
     "Col2Im": (1, 2),                # image_shape, block_shape
