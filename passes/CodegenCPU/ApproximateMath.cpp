@@ -11,8 +11,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
 #include <cmath>
 #include <limits>
 
