@@ -29,7 +29,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 using namespace mlir;
 using namespace tfrt;
@@ -159,11 +158,10 @@ FailureOr<SmallVector<Value>> NodeImporter::gridSample(NodeCtx &n) {
     return v;
   };
 
-  SmallVector<int64_t> nIota(N);
-  std::iota(nIota.begin(), nIota.end(), 0);
   TapReader taps{g, g.transpose(*x, {0, 2, 3, 1}),
-                 g.expand(g.i64Tensor({N, 1, 1, 1}, nIota), {N, Ho, Wo, 1}), H,
-                 W};
+                 g.expand(g.iota(builder.getIntegerType(64), {N, 1, 1, 1}),
+                          {N, Ho, Wo, 1}),
+                 H, W};
   Value acc;
   auto accumulate = [&](Value v) { acc = acc ? g.add(acc, v) : v; };
   Value one = c(1.0);
@@ -472,9 +470,7 @@ FailureOr<SmallVector<Value>> NodeImporter::det(NodeCtx &n) {
     return SmallVector<Value>{y};
   }
   Type i1 = builder.getI1Type();
-  SmallVector<int64_t> iota(M);
-  std::iota(iota.begin(), iota.end(), 0);
-  Value rows = g.i64Tensor({1, M}, iota);
+  Value rows = g.iota(builder.getIntegerType(64), {1, M});
   Value a = g.reshape(*x, {B, M, M});
   Value det = g.constant(elem, {B, 1, 1}, SmallVector<double>(B, 1.0));
   for (int64_t k = 0; k < M; ++k) {
@@ -811,12 +807,6 @@ FailureOr<SmallVector<Value>> NodeImporter::maxRoiPool(NodeCtx &n) {
 
   OpChain g(builder, n.loc);
   auto c = [&](double v) { return g.scalar(elem, v); };
-  auto iota = [&](int64_t len, ArrayRef<int64_t> shape) {
-    SmallVector<double> v;
-    for (int64_t i = 0; i < len; ++i)
-      v.push_back((double)i);
-    return g.constant(elem, shape, v);
-  };
   Value r = g.cast(*rois, elem);
   // Half away from zero, as std::round.
   auto round = [&](Value v) {
@@ -836,13 +826,13 @@ FailureOr<SmallVector<Value>> NodeImporter::maxRoiPool(NodeCtx &n) {
   auto bins = [&](Value start, Value end, int64_t count, int64_t size) {
     Value extent = g.max(g.add(g.sub(end, start), c(1.0)), c(1.0));
     Value bin = g.div(extent, c((double)count));
-    Value i = iota(count, {1, count});
+    Value i = g.iota(elem, {1, count});
     auto clamp = [&](Value v) {
       return g.min(g.max(g.add(v, start), c(0.0)), c((double)size));
     };
     Value lo = clamp(g.unary("graph.floor", g.mul(i, bin)));
     Value hi = clamp(g.unary("graph.ceil", g.mul(g.add(i, c(1.0)), bin)));
-    Value pos = iota(size, {1, 1, size});
+    Value pos = g.iota(elem, {1, 1, size});
     Value lo3 = g.reshape(lo, {R, count, 1}),
           hi3 = g.reshape(hi, {R, count, 1});
     Bins b;
@@ -984,19 +974,13 @@ FailureOr<SmallVector<Value>> NodeImporter::deformConv(NodeCtx &n) {
   Value y0 = g.unary("graph.floor", y), x0 = g.unary("graph.floor", xs);
   Value ly = g.sub(y, y0), lx = g.sub(xs, x0);
   Value hy = g.sub(c(1.0), ly), hx = g.sub(c(1.0), lx);
-  SmallVector<double> nIota, gIota;
-  for (int64_t i = 0; i < N; ++i)
-    nIota.push_back((double)i);
-  for (int64_t i = 0; i < G; ++i)
-    gIota.push_back((double)i);
   // The image as [N, H, W, G, Cg], read at (n, y, x, offset group) tuples.
-  TapReader taps{
-      g,
-      g.reshape(g.transpose(*x, {0, 2, 3, 1}), {N, H, W, G, Cg}),
-      g.expand(g.cast(g.constant(elem, {N, 1, 1, 1, 1, 1}, nIota), i64t), pos),
-      H,
-      W,
-      g.expand(g.cast(g.constant(elem, {1, G, 1, 1, 1, 1}, gIota), i64t), pos)};
+  TapReader taps{g,
+                 g.reshape(g.transpose(*x, {0, 2, 3, 1}), {N, H, W, G, Cg}),
+                 g.expand(g.iota(i64t, {N, 1, 1, 1, 1, 1}), pos),
+                 H,
+                 W,
+                 g.expand(g.iota(i64t, {1, G, 1, 1, 1, 1}), pos)};
   Value scale = mask ? g.reshape(mask, pos) : Value();
   auto tap = [&](Value cy, Value cx, Value weight) {
     if (scale)
@@ -1078,19 +1062,16 @@ static SmallVector<double> antialiasMatrix(int64_t in, int64_t out,
     int64_t low = (int64_t)base - half + (src == base ? 0 : 1);
     low = std::clamp<int64_t>(low, -half,
                               std::max<int64_t>(-half, in + half - taps));
-    SmallVector<int64_t> order;
-    for (int64_t i = 0; i < taps; ++i)
-      order.push_back(low + i);
     if (excludeOutside) {
       total = 0.0;
-      for (auto [i, pos] : llvm::enumerate(order)) {
-        if (pos < 0 || pos >= in)
+      for (int64_t i = 0; i < taps; ++i) {
+        if (low + i < 0 || low + i >= in)
           w[i] = 0.0;
         total += w[i];
       }
     }
-    for (auto [i, pos] : llvm::enumerate(order))
-      m[o * in + std::clamp<int64_t>(pos, 0, in - 1)] +=
+    for (int64_t i = 0; i < taps; ++i)
+      m[o * in + std::clamp<int64_t>(low + i, 0, in - 1)] +=
           total != 0.0 ? w[i] / total : 0.0;
   }
   return m;

@@ -61,6 +61,17 @@ public:
     auto type = RankedTensorType::get(shape, b.getIntegerType(64));
     return constant(DenseElementsAttr::get(type, values));
   }
+  /// 0, 1, ..., n - 1 of type `elem` (integer or float) in `shape`, whose
+  /// dimensions multiply to n (e.g. [1, n] or [n, 1, 1]).
+  Value iota(Type elem, ArrayRef<int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    SmallVector<double> values(n);
+    for (int64_t i = 0; i < n; ++i)
+      values[i] = (double)i;
+    return constant(elem, shape, values);
+  }
 
   // Elementwise.
   Value add(Value x, Value y) { return op("graph.add", {x, y}); }

@@ -19,7 +19,6 @@
 #include "compiler/frontend/common/OpChain.h"
 
 #include <cmath>
-#include <numeric>
 
 using namespace mlir;
 using namespace tfrt;
@@ -347,9 +346,7 @@ FailureOr<SmallVector<Value>> NodeImporter::melWeightMatrix(NodeCtx &n) {
   };
   Value loMel = toMel(lo), hiMel = toMel(hi);
   Value melStep = g.div(g.sub(hiMel, loMel), g.scalar(f64, (double)(m + 2)));
-  SmallVector<double> iota(m + 2);
-  std::iota(iota.begin(), iota.end(), 0.0);
-  Value points = g.add(g.mul(g.constant(f64, {m + 2}, iota), melStep), loMel);
+  Value points = g.add(g.mul(g.iota(f64, {m + 2}), melStep), loMel);
   // hz(mel) = 700 (10^(mel / 2595) - 1)
   Value hz = g.mul(
       g.scalar(f64, 700.0),
@@ -363,9 +360,7 @@ FailureOr<SmallVector<Value>> NodeImporter::melWeightMatrix(NodeCtx &n) {
   Value left = g.reshape(g.slice(bin, 0, 0, m), {1, m});
   Value center = g.reshape(g.slice(bin, 0, 1, m + 1), {1, m});
   Value right = g.reshape(g.slice(bin, 0, 2, m + 2), {1, m});
-  SmallVector<double> rows(specBins);
-  std::iota(rows.begin(), rows.end(), 0.0);
-  Value j = g.constant(f64, {specBins, 1}, rows);
+  Value j = g.iota(f64, {specBins, 1});
   Value one = g.scalar(f64, 1.0), zero = g.scalar(f64, 0.0);
   auto nonZero = [&](Value d) {
     return g.where(g.cmp("graph.equal", d, zero), one, d);
@@ -418,9 +413,7 @@ FailureOr<SmallVector<Value>> NodeImporter::reverseSequence(NodeCtx &n) {
   SmallVector<int64_t> lensShape(rank, 1), timeShape(rank, 1);
   lensShape[batchAxis] = batch;
   timeShape[timeAxis] = time;
-  SmallVector<int64_t> iota(time);
-  std::iota(iota.begin(), iota.end(), 0);
-  Value t = g.i64Tensor(timeShape, iota);
+  Value t = g.iota(i64t, timeShape);
   Value l = g.reshape(g.cast(*lens, i64t), lensShape);
   // t < len ? len - 1 - t : t
   Value rev = g.sub(g.sub(l, g.i64Tensor({}, {1})), t);
