@@ -365,6 +365,7 @@ ArrayRef<OpEntry> NodeImporter::opTable() {
       {"Sum", &NodeImporter::variadic},
       {"Tan", &NodeImporter::unary},
       {"Tanh", &NodeImporter::unary},
+      {"TfIdfVectorizer", &NodeImporter::tfIdfVectorizer},
       {"ThresholdedRelu", &NodeImporter::activation},
       {"Tile", &NodeImporter::tile},
       {"Transpose", &NodeImporter::transpose},
@@ -800,6 +801,19 @@ NodeImporter::intsAttr(NodeCtx &n, StringRef name) {
   if (auto *v = std::get_if<SmallVector<double>>(a); v && v->empty())
     return std::optional<SmallVector<int64_t>>(SmallVector<int64_t>());
   error(n) << "attribute '" << name << "' must be a list of integers";
+  return failure();
+}
+
+FailureOr<SmallVector<double>> NodeImporter::floatsAttr(NodeCtx &n,
+                                                        StringRef name) {
+  const AttrValue *a = n.node.findAttr(name);
+  if (!a)
+    return SmallVector<double>();
+  if (auto *v = std::get_if<SmallVector<double>>(a))
+    return *v;
+  if (auto *v = std::get_if<SmallVector<int64_t>>(a))
+    return SmallVector<double>(v->begin(), v->end());
+  error(n) << "attribute '" << name << "' must be a list of floats";
   return failure();
 }
 

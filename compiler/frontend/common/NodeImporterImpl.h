@@ -110,6 +110,8 @@ private:
                                                          StringRef name);
   FailureOr<std::optional<std::string>> stringAttr(NodeCtx &n,
                                                    StringRef name);
+  /// A list of floats (integers are converted); empty when absent.
+  FailureOr<SmallVector<double>> floatsAttr(NodeCtx &n, StringRef name);
   FailureOr<Value> requireInput(NodeCtx &n, unsigned i, StringRef what);
   LogicalResult checkNoAttr(NodeCtx &n, StringRef name);
 
@@ -282,6 +284,8 @@ private:
   FailureOr<SmallVector<Value>> stft(NodeCtx &n);
   FailureOr<SmallVector<Value>> melWeightMatrix(NodeCtx &n);
   FailureOr<SmallVector<Value>> reverseSequence(NodeCtx &n);
+  // TextOps.cpp
+  FailureOr<SmallVector<Value>> tfIdfVectorizer(NodeCtx &n);
   // ImageOps.cpp
   FailureOr<SmallVector<Value>> gridSample(NodeCtx &n);
   FailureOr<SmallVector<Value>> roiAlign(NodeCtx &n);

@@ -269,6 +269,13 @@ ACTIVATIONS = {
 }
 
 
+# A TfIdfVectorizer pool over tokens -4..3: four unigrams, four bigrams,
+# two trigrams, mapped to output coordinates 0..11 except 7 and 10.
+TFIDF_POOL = dict(
+    pool_int64s=[-4, 0, 3, 1, 0, 1, -1, -1, 2, -3, 3, 3, 0, 0, 0, 1, -2, 1],
+    ngram_counts=[0, 4, 12], ngram_indexes=[9, 0, 3, 5, 1, 8, 2, 11, 6, 4])
+
+
 def newer_op_cases(rng):
     """Ops and forms that the importer decomposes into graph ops (many of
     opsets 18 to 21): name: (nodes, input shape of x, output shape of y,
@@ -281,6 +288,11 @@ def newer_op_cases(rng):
     x = [2, 6, 5, 7]
     def ints(name, v):
         return arr(name, np.array(v, np.int64))
+    def tokens(to, shape):
+        return [helper.make_node("Mul", ["x", "two"], ["x2"]),
+                helper.make_node("Floor", ["x2"], ["xf"]),
+                helper.make_node("Cast", ["xf"], ["xi"], to=to),
+                helper.make_node("Reshape", ["xi", "rows"], ["t"])]
     # A mask that zeroes x[:, :, 0, 0] and x[:, 2, 1, :]: slices of zero
     # norm along axes 1 and 3.
     mask = np.ones([1, 6, 5, 7], np.float32)
@@ -296,6 +308,27 @@ def newer_op_cases(rng):
             [helper.make_node("Compress", ["x", "keep"], ["y"])],
             x, [int(np.count_nonzero(np.arange(420) % 3 != 1))],
             [arr("keep", np.arange(420) % 3 != 1)], 11),
+        # TfIdfVectorizer on tokens floor(2x) in -4..3 (rows of 35): uni-,
+        # bi- and trigrams with skips, output coordinates permuted with two
+        # unused (zeros); TFIDF weights on the longer n-grams only; IDF on
+        # an int32 sequence of rank 1.
+        "tfidf_tf_uni_bi_tri_skip2": (
+            tokens(TensorProto.INT64, [12, 35]) + [helper.make_node(
+                "TfIdfVectorizer", ["t"], ["y"], mode="TF", min_gram_length=1,
+                max_gram_length=3, max_skip_count=2, **TFIDF_POOL)],
+            x, [12, 12], [arr("two", np.float32(2)), ints("rows", [12, 35])], 17),
+        "tfidf_tfidf_weights_bi_tri_skip4": (
+            tokens(TensorProto.INT64, [12, 35]) + [helper.make_node(
+                "TfIdfVectorizer", ["t"], ["y"], mode="TFIDF", min_gram_length=2,
+                max_gram_length=3, max_skip_count=4,
+                weights=[0.5, 1.5, 2, 0.25, 3, 1, 0.75, 4, 2.5, 0.1], **TFIDF_POOL)],
+            x, [12, 12], [arr("two", np.float32(2)), ints("rows", [12, 35])], 17),
+        "tfidf_idf_int32_flat_skip1": (
+            tokens(TensorProto.INT32, [420]) + [helper.make_node(
+                "TfIdfVectorizer", ["t"], ["y"], mode="IDF", min_gram_length=1,
+                max_gram_length=2, max_skip_count=1,
+                weights=[0.5, 1.5, 2, 0.25, 3, 1, 0.75, 4, 2.5, 0.1], **TFIDF_POOL)],
+            x, [12], [arr("two", np.float32(2)), ints("rows", [420])], 17),
         # LpNormalization (zero-norm slices give zeros), GlobalLpPool and
         # LpPool (opset 18: dilations, ceil_mode; opset 11: auto_pad).
         "lpnorm_p2_axis1_zero_slices": (
