@@ -836,6 +836,17 @@ FailureOr<Value> NodeImporter::requireInput(NodeCtx &n, unsigned i,
   return failure();
 }
 
+LogicalResult NodeImporter::requireAttrs(NodeCtx &n,
+                                         ArrayRef<StringRef> names) {
+  for (StringRef name : names) {
+    if (!n.node.findAttr(name)) {
+      error(n) << "missing attribute '" << name << "'";
+      return failure();
+    }
+  }
+  return success();
+}
+
 LogicalResult NodeImporter::checkNoAttr(NodeCtx &n, StringRef name) {
   if (!n.node.findAttr(name))
     return success();

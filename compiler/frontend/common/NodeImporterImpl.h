@@ -114,6 +114,8 @@ private:
   FailureOr<SmallVector<double>> floatsAttr(NodeCtx &n, StringRef name);
   FailureOr<Value> requireInput(NodeCtx &n, unsigned i, StringRef what);
   LogicalResult checkNoAttr(NodeCtx &n, StringRef name);
+  /// An error naming the first of `names` the node does not set.
+  LogicalResult requireAttrs(NodeCtx &n, ArrayRef<StringRef> names);
 
   // Op construction.
   FailureOr<Value> build(NodeCtx &n, StringRef opName, ValueRange operands,

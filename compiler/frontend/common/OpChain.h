@@ -52,6 +52,12 @@ public:
         tensorFromDoubles(RankedTensorType::get(shape, elem), values));
   }
   Value scalar(Type elem, double v) { return constant(scalarOf(elem, v)); }
+  /// A splat zero of `elem` in `shape`.
+  Value zeros(Type elem, ArrayRef<int64_t> shape) {
+    return constant(
+        DenseElementsAttr::get(RankedTensorType::get(shape, elem),
+                               ArrayRef<Attribute>(b.getZeroAttr(elem))));
+  }
   Value i64s(ArrayRef<int64_t> values) {
     auto type =
         RankedTensorType::get({(int64_t)values.size()}, b.getIntegerType(64));

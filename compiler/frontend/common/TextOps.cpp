@@ -20,10 +20,6 @@
 #include "compiler/frontend/common/NodeImporterImpl.h"
 #include "compiler/frontend/common/OpChain.h"
 
-#include "llvm/ADT/DenseMap.h"
-
-#include <map>
-
 using namespace mlir;
 using namespace tfrt;
 using namespace tfrt::frontend;
@@ -48,19 +44,10 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
   }
   if (failed(pool))
     return failure();
-  for (auto [name, present] :
-       {std::pair<StringRef, bool>{"min_gram_length", minLen->has_value()},
-        {"max_gram_length", maxLen->has_value()},
-        {"max_skip_count", maxSkip->has_value()},
-        {"mode", mode->has_value()},
-        {"ngram_counts", counts->has_value()},
-        {"ngram_indexes", indexes->has_value()},
-        {"pool_int64s", pool->has_value()}}) {
-    if (!present) {
-      error(n) << "missing attribute '" << name << "'";
-      return failure();
-    }
-  }
+  if (failed(requireAttrs(n, {"min_gram_length", "max_gram_length",
+                              "max_skip_count", "mode", "ngram_counts",
+                              "ngram_indexes", "pool_int64s"})))
+    return failure();
   int64_t lo = **minLen, hi = **maxLen, skips = **maxSkip;
   if (lo < 1 || hi < lo) {
     error(n) << "attributes 'min_gram_length' = " << lo
@@ -123,19 +110,23 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
   // Output coordinates past 2^28 would make a gigabyte-sized row.
   constexpr int64_t kMaxOutput = int64_t(1) << 28;
   int64_t outSize = 0;
-  std::map<int64_t, int64_t> ngramOf;
-  for (auto [i, idx] : llvm::enumerate(outIndex)) {
+  for (int64_t idx : outIndex) {
     if (idx < 0 || idx >= kMaxOutput) {
       error(n) << "attribute 'ngram_indexes' has an entry " << idx
                << " outside [0, " << kMaxOutput << ")";
       return failure();
     }
-    if (auto [it, fresh] = ngramOf.try_emplace(idx, (int64_t)i); !fresh) {
-      error(n) << "attribute 'ngram_indexes' maps n-grams " << it->second
+    outSize = std::max(outSize, idx + 1);
+  }
+  // The n-gram at each output coordinate, -1 where none maps.
+  SmallVector<int64_t> ngramAt(outSize, -1);
+  for (auto [i, idx] : llvm::enumerate(outIndex)) {
+    if (ngramAt[idx] >= 0) {
+      error(n) << "attribute 'ngram_indexes' maps n-grams " << ngramAt[idx]
                << " and " << i << " to the same output coordinate " << idx;
       return failure();
     }
-    outSize = std::max(outSize, idx + 1);
+    ngramAt[idx] = static_cast<int64_t>(i);
   }
 
   auto xt = rankedOf(*x);
@@ -156,10 +147,10 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
 
   OpChain g(builder, n.loc);
   Value tokensIn = g.cast(g.reshape(*x, {rows, cols}), i64Type);
-  // Per counted n-gram (levels within [min, max], in pool order): its
-  // column in `counted`.
+  // The counts of the levels within [min, max], in pool order; the column
+  // of each n-gram among them (-1 for the others).
   SmallVector<Value> counted;
-  DenseMap<int64_t, int64_t> columnOf;
+  SmallVector<int64_t> columnOf(numNgrams, -1);
   int64_t numColumns = 0;
   for (const Level &lev : levels) {
     if (lev.len < lo || lev.len > hi || lev.num == 0)
@@ -179,8 +170,7 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
     }
     Value count;
     if (positions == 0) {
-      count = g.constant(f32Type, {rows, lev.num},
-                         SmallVector<double>(rows * lev.num, 0.0));
+      count = g.zeros(f32Type, {rows, lev.num});
     } else {
       Value match;
       for (int64_t k = 0; k < lev.len; ++k) {
@@ -203,26 +193,25 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
 
   Value result;
   if (counted.empty()) {
-    result = g.constant(f32Type, {rows, outSize},
-                        SmallVector<double>(rows * outSize, 0.0));
+    result = g.zeros(f32Type, {rows, outSize});
   } else {
     Value v = counted.size() == 1 ? counted[0] : g.concat(counted, 1);
     if (m == "IDF")
       v = g.min(v, g.scalar(f32Type, 1.0));
     if (m != "TF" && !w.empty()) {
       SmallVector<double> scale(numColumns);
-      for (auto [i, col] : columnOf)
-        scale[col] = w[i];
+      for (auto [i, col] : llvm::enumerate(columnOf))
+        if (col >= 0)
+          scale[col] = w[i];
       v = g.mul(v, g.constant(f32Type, {1, numColumns}, scale));
     }
-    // Output coordinate m reads column columnOf[ngram] or the zero column
+    // Each output coordinate reads its n-gram's column or the zero column
     // appended after the last.
-    v = g.concat(
-        {v, g.constant(f32Type, {rows, 1}, SmallVector<double>(rows, 0.0))}, 1);
+    v = g.concat({v, g.zeros(f32Type, {rows, 1})}, 1);
     SmallVector<int64_t> source(outSize, numColumns);
-    for (auto [i, idx] : llvm::enumerate(outIndex))
-      if (auto it = columnOf.find((int64_t)i); it != columnOf.end())
-        source[idx] = it->second;
+    for (auto [coord, ngram] : llvm::enumerate(ngramAt))
+      if (ngram >= 0 && columnOf[ngram] >= 0)
+        source[coord] = columnOf[ngram];
     result = g.op("graph.gather", {v, g.i64s(source)},
                   {g.attr("axis", builder.getI64IntegerAttr(1))});
   }

@@ -176,15 +176,8 @@ FailureOr<SmallVector<Value>> NodeImporter::momentum(NodeCtx &n) {
   auto mode = stringAttr(n, "mode");
   if (failed(alpha) || failed(beta) || failed(norm) || failed(mode))
     return failure();
-  for (auto [name, present] : std::initializer_list<std::pair<StringRef, bool>>{
-           {"alpha", alpha->has_value()},
-           {"beta", beta->has_value()},
-           {"norm_coefficient", norm->has_value()},
-           {"mode", mode->has_value()}})
-    if (!present) {
-      error(n) << "missing attribute '" << name << "'";
-      return failure();
-    }
+  if (failed(requireAttrs(n, {"alpha", "beta", "norm_coefficient", "mode"})))
+    return failure();
   bool nesterov = **mode == "nesterov";
   if (!nesterov && **mode != "standard") {
     error(n) << "attribute 'mode' is '" << **mode
