@@ -60,7 +60,11 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   // (CPU targets: the check's reduction must run on the host).
   if (opts.cpuKernels)
     pm.addNestedPass<func::FuncOp>(graph::createCheckIndices());
-  pm.addNestedPass<func::FuncOp>(createLowerGraphToLinalg());
+  // Scatters as loops over their updates on CPU targets (host code); the
+  // CUDA pipeline maps only linalg ops onto the device.
+  LowerGraphToLinalgOptions lower;
+  lower.scatterLoops = opts.cpuKernels;
+  pm.addNestedPass<func::FuncOp>(createLowerGraphToLinalg(lower));
   addUpstream(pm, "canonicalize,cse");
   if (opts.optLevel >= 1) {
     FuseElementwiseOptions fuse;

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -24,8 +25,11 @@ namespace tfrt {
 #define GEN_PASS_REGISTRATION
 #include "passes/Conversion/Passes.h.inc"
 
-/// Adds the graph -> linalg/tensor/arith/math conversion patterns.
-void populateGraphToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// Adds the graph -> linalg/tensor/arith/math conversion patterns; with
+/// `scatterLoops`, scatters become `scf.for` nests over their updates
+/// (linear in them) instead of reductions over output x updates.
+void populateGraphToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                   bool scatterLoops = false);
 
 /// Adds the depthwise graph.conv -> linalg.depthwise_conv_2d_nchw_chw pattern
 /// (benefit 2, ahead of the general conv lowering; part of the above).

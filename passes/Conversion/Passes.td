@@ -35,11 +35,22 @@ def LowerGraphToLinalg : Pass<"tfrt-lower-graph-to-linalg", "mlir::func::FuncOp"
         linalg.yield %m : f32
     } -> tensor<4xf32>
     ```
+
+    With `scatter-loops` (the CPU pipeline sets it), ScatterElements and
+    ScatterND become `scf.for` nests over their updates that carry the
+    input and write each update (ScatterND: each index tuple's slice) into
+    it in place: linear in the updates. Without it they are reduction
+    generics over output x updates, which the CUDA pipeline maps onto
+    threads as it maps every generic.
   }];
+  let options = [
+    Option<"scatterLoops", "scatter-loops", "bool", /*default=*/"false",
+           "Lower scatters as loops over their updates (host code)">,
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::func::FuncDialect"
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

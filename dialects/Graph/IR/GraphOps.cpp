@@ -1612,7 +1612,7 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
 }
 
 static LogicalResult checkReduction(std::optional<Location> loc, StringRef r) {
-  if (r != "none" && r != "add" && r != "mul")
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min")
     return fail(loc, "scatter reduction '" + r + "' is not supported");
   return success();
 }
@@ -1646,6 +1646,31 @@ LogicalResult ScatterNDOp::inferReturnTypes(MLIRContext *,
     return failure();
   if (elementTypeOf(adaptor.getUpdates()) != elementTypeOf(adaptor.getInput()))
     return fail(loc, "scatter updates must have the input's element type");
+  auto x = rankedOf(adaptor.getInput());
+  auto i = rankedOf(adaptor.getIndices()), u = rankedOf(adaptor.getUpdates());
+  if (x && i && u) {
+    // updates: indices.shape[:-1] + input.shape[len:], len = the tuples'
+    // length (dims unknown until shapes are specialised match anything).
+    int64_t q = i.getRank();
+    if (q < 1)
+      return fail(loc, "scatter_nd indices must have rank 1 or more");
+    int64_t len = i.getDimSize(q - 1);
+    if (!ShapedType::isDynamic(len)) {
+      if (len < 1 || len > x.getRank())
+        return fail(loc, "scatter_nd index tuples of length " + Twine(len) +
+                             " for an input of rank " + Twine(x.getRank()));
+      SmallVector<int64_t> want(i.getShape().drop_back());
+      llvm::append_range(want, x.getShape().drop_front(len));
+      bool ok = u.getRank() == static_cast<int64_t>(want.size());
+      for (int64_t d = 0; ok && d < u.getRank(); ++d)
+        ok = ShapedType::isDynamic(want[d]) || u.isDynamicDim(d) ||
+             want[d] == u.getDimSize(d);
+      if (!ok)
+        return fail(loc, "scatter_nd updates must have shape indices[:-1] + "
+                         "input[" +
+                             Twine(len) + ":]");
+    }
+  }
   types.push_back(adaptor.getInput().getType());
   return success();
 }

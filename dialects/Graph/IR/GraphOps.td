@@ -1006,7 +1006,7 @@ def Graph_ScatterElementsOp : Graph_Op<"scatter_elements"> {
   let description = [{
     ONNX ScatterElements: a copy of `input` where
     out[..., indices[u], ...] (axis position) = updates[u]; `reduction` is
-    none (the last duplicate wins), add or mul.
+    none (the last duplicate wins), add, mul, max or min.
 
     Example:
     ```mlir
@@ -1024,8 +1024,10 @@ def Graph_ScatterNDOp : Graph_Op<"scatter_nd"> {
   let summary = "writes update slices at index tuples";
   let description = [{
     ONNX ScatterND: a copy of `input` with the slices addressed by the index
-    tuples in the last dimension of `indices` replaced (none), added to (add)
-    or multiplied by (mul) `updates`.
+    tuples in the last dimension of `indices` replaced (none), added to (add),
+    multiplied by (mul) or combined by maximum (max) or minimum (min) with
+    `updates`, whose shape is indices.shape[:-1] + input.shape[len:] for
+    tuples of length len.
 
     Example:
     ```mlir

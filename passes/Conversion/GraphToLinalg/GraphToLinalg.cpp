@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -3811,12 +3812,28 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
   }
 };
 
+/// The element an update leaves at its target: the update itself, or its
+/// sum, product, maximum or minimum with the element there (NaN wins a float
+/// maximum or minimum, as in ONNX's reference).
 Value scatterCombine(OpBuilder &b, Location l, StringRef reduction, Value acc,
-                     Value upd) {
+                     Value upd, bool isUnsigned) {
   if (reduction == "add")
     return addScalar(b, l, acc, upd);
   if (reduction == "mul")
     return mulScalar(b, l, acc, upd);
+  bool isFloat = isa<FloatType>(acc.getType());
+  if (reduction == "max") {
+    if (isFloat)
+      return arith::MaximumFOp::create(b, l, acc, upd);
+    return isUnsigned ? arith::MaxUIOp::create(b, l, acc, upd).getResult()
+                      : arith::MaxSIOp::create(b, l, acc, upd).getResult();
+  }
+  if (reduction == "min") {
+    if (isFloat)
+      return arith::MinimumFOp::create(b, l, acc, upd);
+    return isUnsigned ? arith::MinUIOp::create(b, l, acc, upd).getResult()
+                      : arith::MinSIOp::create(b, l, acc, upd).getResult();
+  }
   return upd;
 }
 
@@ -3848,6 +3865,7 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
       return success();
     }
     StringRef reduction = op.getReduction();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
     SmallVector<utils::IteratorType> iters = parallelIters(rank + 1);
     iters[rank] = utils::IteratorType::reduction;
     AffineMap out = AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
@@ -3884,7 +3902,7 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, target,
                                     linalg::IndexOp::create(b, l, axis)));
           Value v = tensor::ExtractOp::create(b, l, updates, u);
-          Value combined = scatterCombine(b, l, reduction, a[1], v);
+          Value combined = scatterCombine(b, l, reduction, a[1], v, isUnsigned);
           linalg::YieldOp::create(
               b, l, ValueRange{arith::SelectOp::create(b, l, hit, combined, a[1])});
         });
@@ -3921,6 +3939,7 @@ struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
     if (len > rank)
       return failOp(rewriter, op, "scatter_nd index tuples are too long");
     StringRef reduction = op.getReduction();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
     int64_t loops = rank + q - 1;
     SmallVector<utils::IteratorType> iters = parallelIters(loops);
     for (int64_t i = rank; i < loops; ++i)
@@ -3956,11 +3975,179 @@ struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
           for (int64_t i = len; i < rank; ++i)
             uc.push_back(linalg::IndexOp::create(b, l, i));
           Value v = tensor::ExtractOp::create(b, l, updates, uc);
-          Value combined = scatterCombine(b, l, reduction, a[1], v);
+          Value combined = scatterCombine(b, l, reduction, a[1], v, isUnsigned);
           linalg::YieldOp::create(
               b, l, ValueRange{arith::SelectOp::create(b, l, hit, combined, a[1])});
         });
     rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// The loop nest of a scatter lowered as loops: one `scf.for` per bound,
+/// the input carried through them and updated in place.
+Value scatterLoopNest(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> bounds, Value input,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t n : bounds) {
+    lbs.push_back(indexConst(b, loc, 0));
+    ubs.push_back(indexConst(b, loc, n));
+    steps.push_back(indexConst(b, loc, 1));
+  }
+  scf::LoopNest nest =
+      scf::buildLoopNest(b, loc, lbs, ubs, steps, ValueRange{input},
+                         [&](OpBuilder &nb, Location l, ValueRange ivs,
+                             ValueRange acc) -> scf::ValueVector {
+                           return {body(nb, l, ivs, acc.front())};
+                         });
+  return nest.results.front();
+}
+
+/// graph.scatter_elements as loops over the updates (with `scatter-loops`,
+/// CPU targets): each update is read once and written into the carried
+/// copy of the input at its coordinate with the axis replaced by its index,
+/// so the work is linear in the updates. Updates past the input's extent
+/// along another dim are dropped, as in the reduction lowering; later
+/// updates win or combine in order.
+struct ScatterElementsLoopLowering : OpConversionPattern<ScatterElementsOp> {
+  ScatterElementsLoopLowering(MLIRContext *ctx)
+      : OpConversionPattern(ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto ut = cast<RankedTensorType>(updates.getType());
+    int64_t rank = xt.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    SmallVector<int64_t> bounds;
+    for (int64_t i = 0; i < rank; ++i)
+      bounds.push_back(i == axis
+                           ? ut.getDimSize(i)
+                           : std::min(ut.getDimSize(i), xt.getDimSize(i)));
+    if (llvm::is_contained(bounds, 0)) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    StringRef reduction = op.getReduction();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
+    Value result = scatterLoopNest(
+        rewriter, op.getLoc(), bounds, x,
+        [&](OpBuilder &b, Location l, ValueRange ivs, Value acc) -> Value {
+          SmallVector<Value> at(ivs);
+          at[axis] = normalizedIndex(
+              b, l, tensor::ExtractOp::create(b, l, indices, ivs),
+              xt.getDimSize(axis));
+          Value v = tensor::ExtractOp::create(b, l, updates, ivs);
+          if (reduction != "none")
+            v = scatterCombine(b, l, reduction,
+                               tensor::ExtractOp::create(b, l, acc, at), v,
+                               isUnsigned);
+          return tensor::InsertOp::create(b, l, v, acc, at);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// graph.scatter_nd as loops over the index tuples (with `scatter-loops`,
+/// CPU targets): each tuple's slice of the updates is inserted into the
+/// carried copy of the input (or combined with the slice there by an
+/// elementwise generic that writes it in place), so the work is linear in
+/// the updates; later tuples win or combine in order.
+struct ScatterNDLoopLowering : OpConversionPattern<ScatterNDOp> {
+  ScatterNDLoopLowering(MLIRContext *ctx)
+      : OpConversionPattern(ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStatic(rewriter, op)))
+      return failure();
+    if (replaceIfEmpty(rewriter, op))
+      return success();
+    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(indices.getType());
+    int64_t rank = xt.getRank(), q = it.getRank();
+    int64_t len = it.getDimSize(q - 1);
+    if (it.getNumElements() == 0) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    if (len > rank)
+      return failOp(rewriter, op, "scatter_nd index tuples are too long");
+    StringRef reduction = op.getReduction();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
+    ArrayRef<int64_t> sliceShape = xt.getShape().drop_front(len);
+    auto sliceType = RankedTensorType::get(sliceShape, xt.getElementType());
+    Value result = scatterLoopNest(
+        rewriter, op.getLoc(), it.getShape().drop_back(), x,
+        [&](OpBuilder &b, Location l, ValueRange ivs, Value acc) -> Value {
+          // The tuple's coordinates, then the slice's.
+          SmallVector<Value> ic(ivs), at;
+          ic.push_back(Value());
+          for (int64_t k = 0; k < len; ++k) {
+            ic.back() = indexConst(b, l, k);
+            at.push_back(normalizedIndex(
+                b, l, tensor::ExtractOp::create(b, l, indices, ic),
+                xt.getDimSize(k)));
+          }
+          if (len == rank) {
+            Value v = tensor::ExtractOp::create(b, l, updates, ivs);
+            if (reduction != "none")
+              v = scatterCombine(b, l, reduction,
+                                 tensor::ExtractOp::create(b, l, acc, at), v,
+                                 isUnsigned);
+            return tensor::InsertOp::create(b, l, v, acc, at);
+          }
+          SmallVector<OpFoldResult> offsets(at.begin(), at.end()), sizes,
+              strides(rank, b.getIndexAttr(1));
+          sizes.append(len, b.getIndexAttr(1));
+          for (int64_t d : sliceShape) {
+            offsets.push_back(b.getIndexAttr(0));
+            sizes.push_back(b.getIndexAttr(d));
+          }
+          // The updates' slice: the loop's coordinates, then whole dims.
+          int64_t urank = q - 1 + rank - len;
+          SmallVector<OpFoldResult> uOffsets(ivs.begin(), ivs.end()),
+              uSizes(q - 1, b.getIndexAttr(1)),
+              uStrides(urank, b.getIndexAttr(1));
+          for (int64_t d : sliceShape) {
+            uOffsets.push_back(b.getIndexAttr(0));
+            uSizes.push_back(b.getIndexAttr(d));
+          }
+          Value slice = tensor::ExtractSliceOp::create(
+              b, l, sliceType, updates, uOffsets, uSizes, uStrides);
+          if (reduction != "none") {
+            Value cur = tensor::ExtractSliceOp::create(b, l, sliceType, acc,
+                                                       offsets, sizes, strides);
+            int64_t srank = sliceType.getRank();
+            AffineMap id = b.getMultiDimIdentityMap(srank);
+            slice = linalg::GenericOp::create(
+                        b, l, TypeRange{sliceType}, ValueRange{slice},
+                        ValueRange{cur}, ArrayRef<AffineMap>{id, id},
+                        parallelIters(srank),
+                        [&](OpBuilder &gb, Location gl, ValueRange a) {
+                          linalg::YieldOp::create(
+                              gb, gl,
+                              ValueRange{scatterCombine(gb, gl, reduction, a[1],
+                                                        a[0], isUnsigned)});
+                        })
+                        .getResult(0);
+          }
+          return tensor::InsertSliceOp::create(b, l, slice, acc, offsets, sizes,
+                                               strides);
+        });
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -3978,6 +4165,7 @@ struct ReturnLowering : OpConversionPattern<func::ReturnOp> {
 
 struct LowerGraphToLinalgPass
     : public tfrt::impl::LowerGraphToLinalgBase<LowerGraphToLinalgPass> {
+  using LowerGraphToLinalgBase::LowerGraphToLinalgBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     // uiN -> iN everywhere, including the function signature.
@@ -3988,7 +4176,7 @@ struct LowerGraphToLinalgPass
     target.addIllegalDialect<GraphDialect>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
-                           func::FuncDialect>();
+                           func::FuncDialect, scf::SCFDialect>();
     // The run-time checks of tfrt-check-indices.
     target.addLegalOp<cf::AssertOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
@@ -4000,7 +4188,7 @@ struct LowerGraphToLinalgPass
     });
 
     RewritePatternSet patterns(ctx);
-    tfrt::populateGraphToLinalgPatterns(patterns);
+    tfrt::populateGraphToLinalgPatterns(patterns, scatterLoops);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     patterns.add<ReturnLowering>(converter, ctx);
@@ -4011,8 +4199,11 @@ struct LowerGraphToLinalgPass
 };
 } // namespace
 
-void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns) {
+void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns,
+                                         bool scatterLoops) {
   MLIRContext *ctx = patterns.getContext();
+  if (scatterLoops)
+    patterns.add<ScatterElementsLoopLowering, ScatterNDLoopLowering>(ctx);
   patterns.add<ConstantLowering, ShapeLowering, BinaryLowering<AddOp>,
                BinaryLowering<SubOp>, BinaryLowering<MulOp>,
                BinaryLowering<DivOp>, BinaryLowering<PowOp>,

@@ -299,3 +299,30 @@ func.func @pad_wrap_nothing_left(%x: tensor<2x3xf32>, %v: tensor<f32>) -> tensor
   %r = graph.pad %x, %v {mode = "wrap", pads = array<i64: 0, -3, 0, 3>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @scatter_nd_updates_shape(%x: tensor<4x5xf32>, %i: tensor<3x1xi64>, %u: tensor<3x4xf32>) -> tensor<4x5xf32> {
+  // expected-error @below {{scatter_nd updates must have shape indices[:-1] + input[1:]}}
+  // expected-error @below {{'graph.scatter_nd' op failed to infer returned types}}
+  %r = graph.scatter_nd %x, %i, %u {reduction = "none"} : (tensor<4x5xf32>, tensor<3x1xi64>, tensor<3x4xf32>) -> tensor<4x5xf32>
+  return %r : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @scatter_nd_tuples_too_long(%x: tensor<4x5xf32>, %i: tensor<3x3xi64>, %u: tensor<3xf32>) -> tensor<4x5xf32> {
+  // expected-error @below {{scatter_nd index tuples of length 3 for an input of rank 2}}
+  // expected-error @below {{'graph.scatter_nd' op failed to infer returned types}}
+  %r = graph.scatter_nd %x, %i, %u {reduction = "none"} : (tensor<4x5xf32>, tensor<3x3xi64>, tensor<3xf32>) -> tensor<4x5xf32>
+  return %r : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @scatter_reduction(%x: tensor<4xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @below {{scatter reduction 'avg' is not supported}}
+  // expected-error @below {{'graph.scatter_elements' op failed to infer returned types}}
+  %r = graph.scatter_elements %x, %i, %u {axis = 0 : i64, reduction = "avg"} : (tensor<4xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -470,6 +470,44 @@ def newer_op_cases(rng):
                               antialias=1)],
             [1, 2, 8, 10], [1, 2, 16, 20],
             [arr("sc", np.array([1, 1, 2, 2], np.float32))], 19),
+        # ScatterND and ScatterElements (the loops of
+        # tfrt-lower-graph-to-linalg{scatter-loops}): slices of rows with
+        # duplicate and negative tuples (add), whole tuples (max), one slice
+        # the size of x (min), run-time indices floor(2x) in -4..3 from x
+        # (add over rows of 5; ScatterElements add along axis 1, max along
+        # axis 3 with updates of x), mul on slices (opset 18).
+        "scatternd_rows_add_duplicates": (
+            [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], reduction="add")],
+            x, x, [ints("i", [[1, 2], [0, 5], [1, 2], [-1, -4]]),
+                   affine("u", [4, 5, 7])], 18),
+        "scatternd_whole_tuples_max": (
+            [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], reduction="max")],
+            x, x, [ints("i", [[0, 1, 2, 3], [1, 5, 4, 6], [0, 1, 2, 3], [-2, 0, -1, 0]]),
+                   affine("u", [4])], 18),
+        "scatternd_slice_of_x_min": (
+            [helper.make_node("Unsqueeze", ["x", "ax0"], ["u"]),
+             helper.make_node("ScatterND", ["d", "i", "u"], ["y"], reduction="min")],
+            x, [4] + x, [ints("ax0", [0]), ints("i", [[2]]), affine("d", [4] + x)], 18),
+        "scatternd_runtime_rows_add": (
+            tokens(TensorProto.INT64, [420]) + [
+                helper.make_node("Slice", ["t", "s0", "s84"], ["t84"]),
+                helper.make_node("Reshape", ["t84", "shi"], ["i"]),
+                helper.make_node("Reshape", ["x", "shu"], ["u"]),
+                helper.make_node("ScatterND", ["d", "i", "u"], ["y"], reduction="add")],
+            x, [8, 5], [arr("two", np.float32(2)), ints("rows", [420]),
+                        ints("s0", [0]), ints("s84", [84]), ints("shi", [84, 1]),
+                        ints("shu", [84, 5]), affine("d", [8, 5])], 18),
+        "scatternd_slices_mul": (
+            [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], reduction="mul")],
+            x, x, [ints("i", [[1], [0], [1]]), affine("u", [3, 6, 5, 7])], 18),
+        "scatter_elements_runtime_axis1_add": (
+            tokens(TensorProto.INT64, x) + [helper.make_node(
+                "ScatterElements", ["d", "t", "x"], ["y"], axis=1, reduction="add")],
+            x, x, [arr("two", np.float32(2)), ints("rows", x), affine("d", x)], 18),
+        "scatter_elements_runtime_axis3_max": (
+            tokens(TensorProto.INT64, x) + [helper.make_node(
+                "ScatterElements", ["d", "t", "x"], ["y"], axis=3, reduction="max")],
+            x, x, [arr("two", np.float32(2)), ints("rows", x), affine("d", x)], 18),
     }
 
 
