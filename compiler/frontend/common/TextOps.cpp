@@ -20,10 +20,192 @@
 #include "compiler/frontend/common/NodeImporterImpl.h"
 #include "compiler/frontend/common/OpChain.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tfrt;
 using namespace tfrt::frontend;
 using namespace tfrt::frontend::detail;
+
+namespace {
+/// One level of the pool: `num` n-grams of length `len` from token `first`,
+/// the first of them the pool's n-gram `firstNgram`.
+struct Level {
+  int64_t len, first, num, firstNgram;
+};
+
+using SkipsFn = function_ref<SmallVector<int64_t>(int64_t)>;
+
+/// What the lookup of the input's n-grams needs, built from the pool at
+/// compile time. A token's id is its rank among the pool's distinct tokens
+/// (their count for tokens outside the pool). An n-gram's key grows one
+/// token at a time, key * base + id, base = distinct tokens + 1; before a
+/// step would take it past 2^62, and after the last token, the key is
+/// replaced by its rank in the sorted table of the level's keys of that
+/// length (the table's size when absent, which matches nothing after), as
+/// in a trie. The last table's ranks are the level's n-grams, each with its
+/// column in the counts.
+struct TokenLookup {
+  struct LevelTables {
+    /// Per token position: the sorted keys to rank against, or empty where
+    /// the key is kept as it is.
+    SmallVector<SmallVector<int64_t>> tables;
+    SmallVector<int64_t> columns;
+  };
+  SmallVector<int64_t> vocab;
+  SmallVector<LevelTables> levels;
+
+  int64_t base() const { return static_cast<int64_t>(vocab.size()) + 1; }
+
+  static TokenLookup build(ArrayRef<int64_t> tokens,
+                           ArrayRef<const Level *> used) {
+    TokenLookup t;
+    for (const Level *lev : used)
+      for (int64_t i = 0; i < lev->num * lev->len; ++i)
+        t.vocab.push_back(tokens[lev->first + i]);
+    llvm::sort(t.vocab);
+    t.vocab.erase(std::unique(t.vocab.begin(), t.vocab.end()), t.vocab.end());
+    auto idOf = [&](int64_t token) {
+      return static_cast<int64_t>(llvm::lower_bound(t.vocab, token) -
+                                  t.vocab.begin());
+    };
+    constexpr int64_t kKeyLimit = int64_t(1) << 62;
+    int64_t column = 0;
+    for (const Level *lev : used) {
+      LevelTables lt;
+      SmallVector<int64_t> key(lev->num, 0);
+      // Keys of the current length lie in [0, bound).
+      int64_t bound = 1;
+      for (int64_t k = 0; k < lev->len; ++k) {
+        for (int64_t j = 0; j < lev->num; ++j)
+          key[j] =
+              key[j] * t.base() + idOf(tokens[lev->first + j * lev->len + k]);
+        bound *= t.base();
+        bool last = k + 1 == lev->len;
+        if (!last && bound <= kKeyLimit / t.base()) {
+          lt.tables.emplace_back();
+          continue;
+        }
+        SmallVector<int64_t> table(key);
+        llvm::sort(table);
+        table.erase(std::unique(table.begin(), table.end()), table.end());
+        for (int64_t j = 0; j < lev->num; ++j)
+          key[j] = llvm::lower_bound(table, key[j]) - table.begin();
+        bound = static_cast<int64_t>(table.size()) + 1;
+        lt.tables.push_back(std::move(table));
+      }
+      // The pool's n-grams are distinct (checked at import), so the last
+      // ranks are a permutation of the level's n-grams.
+      lt.columns.resize(lev->num);
+      for (int64_t j = 0; j < lev->num; ++j)
+        lt.columns[key[j]] = column + j;
+      column += lev->num;
+      t.levels.push_back(std::move(lt));
+    }
+    return t;
+  }
+};
+
+/// For each element of the int64 tensor `x`, the number of entries of the
+/// sorted constant `sorted` below it (a branch-free binary search: one
+/// gather and compare per halving), with `sorted` padded by INT64_MAX to a
+/// power of two above its size so that the search never leaves it. Also
+/// returns the padded table.
+std::pair<Value, Value> lowerBound(OpChain &g, Value x,
+                                   ArrayRef<int64_t> sorted,
+                                   ArrayRef<int64_t> shape) {
+  int64_t size = static_cast<int64_t>(sorted.size()), padded = 1;
+  while (padded <= size)
+    padded *= 2;
+  SmallVector<int64_t> table(sorted);
+  table.resize(padded, std::numeric_limits<int64_t>::max());
+  Value tableV = g.i64s(table);
+  Type i64Type = IntegerType::get(g.context(), 64);
+  Value pos = g.zeros(i64Type, shape);
+  auto axis0 = g.attr("axis", IntegerAttr::get(i64Type, 0));
+  for (int64_t step = padded / 2; step >= 1; step /= 2) {
+    Value next = g.add(pos, g.i64Tensor({}, {step}));
+    Value below =
+        g.cmp("graph.less",
+              g.op("graph.gather", {tableV, g.sub(next, g.i64Tensor({}, {1}))},
+                   {axis0}),
+              x);
+    pos = g.where(below, next, pos);
+  }
+  return {pos, tableV};
+}
+
+/// The rank of each element of `x` in the sorted constant `sorted`, or its
+/// size where it is absent.
+Value rankOrSize(OpChain &g, Value x, ArrayRef<int64_t> sorted,
+                 ArrayRef<int64_t> shape) {
+  auto [pos, table] = lowerBound(g, x, sorted, shape);
+  auto axis0 =
+      g.attr("axis", IntegerAttr::get(IntegerType::get(g.context(), 64), 0));
+  return g.where(
+      g.cmp("graph.equal", g.op("graph.gather", {table, pos}, {axis0}), x), pos,
+      g.i64Tensor({}, {static_cast<int64_t>(sorted.size())}));
+}
+
+/// The counts [rows, columns] of the levels' n-grams (columns in level
+/// order): every token's id, every position's n-gram found token by token
+/// (binary searches over constant tables), then one scatter-add of ones
+/// into [rows, columns + 1] at the found columns (the last column takes the
+/// misses and is dropped). positions x n x log(pool) work for the searches;
+/// the scatter is linear in the positions on CPU targets.
+Value countNgrams(OpChain &g, ArrayRef<int64_t> tokens, Value tokensIn,
+                  ArrayRef<const Level *> used, SkipsFn skipsOf, int64_t rows,
+                  int64_t cols, int64_t numColumns) {
+  MLIRContext *ctx = g.context();
+  Type i64Type = IntegerType::get(ctx, 64), f32Type = Float32Type::get(ctx);
+  auto axis0 = g.attr("axis", IntegerAttr::get(i64Type, 0));
+  TokenLookup lookup = TokenLookup::build(tokens, used);
+  Value ids = rankOrSize(g, tokensIn, lookup.vocab, {rows, cols});
+  Value base = g.i64Tensor({}, {lookup.base()});
+  SmallVector<Value> columnParts;
+  for (auto [l, lev] : llvm::enumerate(used)) {
+    const TokenLookup::LevelTables &lt = lookup.levels[l];
+    // The ids at each token position k of the n-gram, every skip's slice
+    // concatenated along the positions.
+    SmallVector<SmallVector<Value>> pieces(lev->len);
+    int64_t positions = 0;
+    for (int64_t s : skipsOf(lev->len)) {
+      int64_t span = (lev->len - 1) * (s + 1);
+      for (int64_t k = 0; k < lev->len; ++k)
+        pieces[k].push_back(span == 0 ? ids
+                                      : g.slice(ids, 1, k * (s + 1),
+                                                k * (s + 1) + cols - span));
+      positions += cols - span;
+    }
+    if (positions == 0)
+      continue;
+    Value key;
+    for (int64_t k = 0; k < lev->len; ++k) {
+      Value id = pieces[k].size() == 1 ? pieces[k][0] : g.concat(pieces[k], 1);
+      key = k == 0 ? id : g.add(g.mul(key, base), id);
+      if (!lt.tables[k].empty())
+        key = rankOrSize(g, key, lt.tables[k], {rows, positions});
+    }
+    // Found n-grams read their column; the others (rank == count) the
+    // column past the last.
+    SmallVector<int64_t> columns(lt.columns);
+    columns.push_back(numColumns);
+    columnParts.push_back(
+        g.op("graph.gather", {g.i64s(columns), key}, {axis0}));
+  }
+  if (columnParts.empty())
+    return g.zeros(f32Type, {rows, numColumns});
+  Value column =
+      columnParts.size() == 1 ? columnParts[0] : g.concat(columnParts, 1);
+  int64_t positions = cast<ShapedType>(column.getType()).getDimSize(1);
+  Value counts = g.op("graph.scatter_elements",
+                      {g.zeros(f32Type, {rows, numColumns + 1}), column,
+                       g.expand(g.scalar(f32Type, 1.0), {rows, positions})},
+                      {g.attr("axis", IntegerAttr::get(i64Type, 1)),
+                       g.attr("reduction", StringAttr::get(ctx, "add"))});
+  return g.slice(counts, 1, 0, numColumns);
+}
+} // namespace
 
 FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
   auto x = requireInput(n, 0, "X");
@@ -69,9 +251,6 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
   // next level's start (or the pool's end).
   ArrayRef<int64_t> starts = **counts, tokens = **pool;
   auto poolSize = static_cast<int64_t>(tokens.size());
-  struct Level {
-    int64_t len, first, num, firstNgram;
-  };
   SmallVector<Level> levels;
   int64_t numNgrams = 0;
   for (auto [l, start] : llvm::enumerate(starts)) {
@@ -93,6 +272,29 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
     }
     levels.push_back({len, start, (end - start) / len, numNgrams});
     numNgrams += (end - start) / len;
+  }
+  // Each n-gram once per level (ONNX Runtime rejects repeats as well).
+  for (const Level &lev : levels) {
+    auto gram = [&](int64_t j) {
+      return tokens.slice(lev.first + j * lev.len, lev.len);
+    };
+    SmallVector<int64_t> order(lev.num);
+    std::iota(order.begin(), order.end(), 0);
+    llvm::stable_sort(order, [&](int64_t a, int64_t b) {
+      ArrayRef<int64_t> x = gram(a), y = gram(b);
+      return std::lexicographical_compare(x.begin(), x.end(), y.begin(),
+                                          y.end());
+    });
+    for (int64_t i = 1; i < lev.num; ++i) {
+      if (gram(order[i - 1]) != gram(order[i]))
+        continue;
+      auto d = error(n);
+      d << "attribute 'pool_int64s' holds the " << lev.len << "-gram (";
+      llvm::interleaveComma(gram(order[i]), d);
+      d << ") twice (n-grams " << lev.firstNgram + order[i - 1] << " and "
+        << lev.firstNgram + order[i] << ")";
+      return failure();
+    }
   }
   ArrayRef<int64_t> outIndex = **indexes;
   if (numNgrams == 0 || static_cast<int64_t>(outIndex.size()) != numNgrams) {
@@ -147,55 +349,35 @@ FailureOr<SmallVector<Value>> NodeImporter::tfIdfVectorizer(NodeCtx &n) {
 
   OpChain g(builder, n.loc);
   Value tokensIn = g.cast(g.reshape(*x, {rows, cols}), i64Type);
-  // The counts of the levels within [min, max], in pool order; the column
-  // of each n-gram among them (-1 for the others).
-  SmallVector<Value> counted;
+  // The levels within [min, max] that can match at least one position, and
+  // the column of each of their n-grams in the counts (-1 for the others).
+  SmallVector<const Level *> used;
   SmallVector<int64_t> columnOf(numNgrams, -1);
   int64_t numColumns = 0;
   for (const Level &lev : levels) {
     if (lev.len < lo || lev.len > hi || lev.num == 0)
       continue;
-    // The slices of every skip for each token position k of the n-gram.
-    SmallVector<SmallVector<Value>> pieces(lev.len);
-    int64_t positions = 0;
-    for (int64_t s = 0; s <= (lev.len == 1 ? 0 : skips); ++s) {
-      int64_t span = (lev.len - 1) * (s + 1);
-      if (span >= cols)
-        break;
-      for (int64_t k = 0; k < lev.len; ++k)
-        pieces[k].push_back(span == 0 ? tokensIn
-                                      : g.slice(tokensIn, 1, k * (s + 1),
-                                                k * (s + 1) + cols - span));
-      positions += cols - span;
-    }
-    Value count;
-    if (positions == 0) {
-      count = g.zeros(f32Type, {rows, lev.num});
-    } else {
-      Value match;
-      for (int64_t k = 0; k < lev.len; ++k) {
-        Value at =
-            pieces[k].size() == 1 ? pieces[k][0] : g.concat(pieces[k], 1);
-        SmallVector<int64_t> column(lev.num);
-        for (int64_t j = 0; j < lev.num; ++j)
-          column[j] = tokens[lev.first + j * lev.len + k];
-        Value eq = g.cmp("graph.equal", g.reshape(at, {rows, 1, positions}),
-                         g.i64Tensor({1, lev.num, 1}, column));
-        match = match ? g.logicalAnd(match, eq) : eq;
-      }
-      count = g.reduce("graph.reduce_sum", g.cast(match, f32Type), {2}, false);
-    }
     for (int64_t j = 0; j < lev.num; ++j)
       columnOf[lev.firstNgram + j] = numColumns + j;
     numColumns += lev.num;
-    counted.push_back(count);
+    used.push_back(&lev);
   }
+  // The skips that fit in a row for n-grams of length len (unigrams: one).
+  auto skipsOf = [&](int64_t len) {
+    SmallVector<int64_t> out;
+    for (int64_t s = 0; s <= (len == 1 ? 0 : skips); ++s)
+      if ((len - 1) * (s + 1) < cols)
+        out.push_back(s);
+    return out;
+  };
 
+  Value v;
+  if (numColumns > 0)
+    v = countNgrams(g, tokens, tokensIn, used, skipsOf, rows, cols, numColumns);
   Value result;
-  if (counted.empty()) {
+  if (!v) {
     result = g.zeros(f32Type, {rows, outSize});
   } else {
-    Value v = counted.size() == 1 ? counted[0] : g.concat(counted, 1);
     if (m == "IDF")
       v = g.min(v, g.scalar(f32Type, 1.0));
     if (m != "TF" && !w.empty()) {

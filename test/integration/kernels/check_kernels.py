@@ -276,6 +276,26 @@ TFIDF_POOL = dict(
     ngram_counts=[0, 4, 12], ngram_indexes=[9, 0, 3, 5, 1, 8, 2, 11, 6, 4])
 
 
+# Three 16-grams over the tokens 0..14 (15 distinct) and an input pattern
+# [2, 60] holding gram 0 at offset 2 and gram 1 at offset 20 with skip 1 in
+# row 0, gram 2 with its last token changed and gram 0 again in row 1.
+GRAMS16 = np.array([np.roll(np.arange(15), r)[[i % 15 for i in range(16)]]
+                    for r in (0, 4, 9)], np.int64)
+
+
+def _grams16_input():
+    t = np.full([2, 60], 7, np.int64)
+    t[0, 2:18] = GRAMS16[0]
+    t[0, 20:52:2] = GRAMS16[1]
+    t[1, 30:46] = GRAMS16[0]
+    t[1, 0:16] = GRAMS16[2]
+    t[1, 15] = 3 if GRAMS16[2][15] != 3 else 4
+    return t.tolist()
+
+
+GRAMS16_INPUT = _grams16_input()
+
+
 def newer_op_cases(rng):
     """Ops and forms that the importer decomposes into graph ops (many of
     opsets 18 to 21): name: (nodes, input shape of x, output shape of y,
@@ -329,6 +349,27 @@ def newer_op_cases(rng):
                 max_gram_length=2, max_skip_count=1,
                 weights=[0.5, 1.5, 2, 0.25, 3, 1, 0.75, 4, 2.5, 0.1], **TFIDF_POOL)],
             x, [12], [arr("two", np.float32(2)), ints("rows", [420])], 17),
+        # TfIdfVectorizer over 16-grams of 15 distinct tokens: 16^16 keys
+        # exceed 62 bits, so the lookup ranks the 15-token prefixes before
+        # the last token. The tokens are a constant pattern holding two of
+        # the pool's 16-grams (one at skip 1), near misses and a third
+        # gram's first 15 tokens, plus floor(relu(x) * 1e-6) = 0 from x.
+        "tfidf_16grams_prefix_ranks_skip1": (
+            [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("Mul", ["r", "tiny"], ["rs"]),
+             helper.make_node("Floor", ["rs"], ["rf"]),
+             helper.make_node("Cast", ["rf"], ["ri"], to=TensorProto.INT64),
+             helper.make_node("Reshape", ["ri", "flat"], ["rflat"]),
+             helper.make_node("Slice", ["rflat", "s0", "s120"], ["r120"]),
+             helper.make_node("Reshape", ["r120", "rows2"], ["z"]),
+             helper.make_node("Add", ["z", "pattern"], ["t"]),
+             helper.make_node("TfIdfVectorizer", ["t"], ["y"], mode="TF",
+                              min_gram_length=16, max_gram_length=16,
+                              max_skip_count=1, pool_int64s=GRAMS16.ravel().tolist(),
+                              ngram_counts=[0] * 16, ngram_indexes=[2, 0, 1])],
+            x, [2, 3], [arr("tiny", np.float32(1e-6)), ints("flat", [420]),
+                        ints("s0", [0]), ints("s120", [120]), ints("rows2", [2, 60]),
+                        ints("pattern", GRAMS16_INPUT)], 17),
         # LpNormalization (zero-norm slices give zeros), GlobalLpPool and
         # LpPool (opset 18: dilations, ceil_mode; opset 11: auto_pad).
         "lpnorm_p2_axis1_zero_slices": (
