@@ -106,14 +106,15 @@ struct TokenLookup {
   }
 };
 
-/// For each element of the int64 tensor `x`, the number of entries of the
-/// sorted constant `sorted` below it (a branch-free binary search: one
-/// gather and compare per halving), with `sorted` padded by INT64_MAX to a
-/// power of two above its size so that the search never leaves it. Also
-/// returns the padded table.
-std::pair<Value, Value> lowerBound(OpChain &g, Value x,
-                                   ArrayRef<int64_t> sorted,
-                                   ArrayRef<int64_t> shape) {
+/// The rank of each element of the int64 tensor `x` in the sorted constant
+/// `sorted`, or its size where it is absent: a branch-free binary search
+/// (one gather and compare per halving) for the number of entries below
+/// the element, over `sorted` padded by INT64_MAX to a power of two above
+/// its size so that the search never leaves it, then one gather to check
+/// that the entry there is the element.
+Value rankOrSize(OpChain &g, Value x, ArrayRef<int64_t> sorted) {
+  if (!x)
+    return Value();
   int64_t size = static_cast<int64_t>(sorted.size()), padded = 1;
   while (padded <= size)
     padded *= 2;
@@ -121,8 +122,8 @@ std::pair<Value, Value> lowerBound(OpChain &g, Value x,
   table.resize(padded, std::numeric_limits<int64_t>::max());
   Value tableV = g.i64s(table);
   Type i64Type = IntegerType::get(g.context(), 64);
-  Value pos = g.zeros(i64Type, shape);
   auto axis0 = g.attr("axis", IntegerAttr::get(i64Type, 0));
+  Value pos = g.zeros(i64Type, cast<ShapedType>(x.getType()).getShape());
   for (int64_t step = padded / 2; step >= 1; step /= 2) {
     Value next = g.add(pos, g.i64Tensor({}, {step}));
     Value below =
@@ -132,19 +133,9 @@ std::pair<Value, Value> lowerBound(OpChain &g, Value x,
               x);
     pos = g.where(below, next, pos);
   }
-  return {pos, tableV};
-}
-
-/// The rank of each element of `x` in the sorted constant `sorted`, or its
-/// size where it is absent.
-Value rankOrSize(OpChain &g, Value x, ArrayRef<int64_t> sorted,
-                 ArrayRef<int64_t> shape) {
-  auto [pos, table] = lowerBound(g, x, sorted, shape);
-  auto axis0 =
-      g.attr("axis", IntegerAttr::get(IntegerType::get(g.context(), 64), 0));
   return g.where(
-      g.cmp("graph.equal", g.op("graph.gather", {table, pos}, {axis0}), x), pos,
-      g.i64Tensor({}, {static_cast<int64_t>(sorted.size())}));
+      g.cmp("graph.equal", g.op("graph.gather", {tableV, pos}, {axis0}), x),
+      pos, g.i64Tensor({}, {size}));
 }
 
 /// The counts [rows, columns] of the levels' n-grams (columns in level
@@ -160,7 +151,7 @@ Value countNgrams(OpChain &g, ArrayRef<int64_t> tokens, Value tokensIn,
   Type i64Type = IntegerType::get(ctx, 64), f32Type = Float32Type::get(ctx);
   auto axis0 = g.attr("axis", IntegerAttr::get(i64Type, 0));
   TokenLookup lookup = TokenLookup::build(tokens, used);
-  Value ids = rankOrSize(g, tokensIn, lookup.vocab, {rows, cols});
+  Value ids = rankOrSize(g, tokensIn, lookup.vocab);
   Value base = g.i64Tensor({}, {lookup.base()});
   SmallVector<Value> columnParts;
   for (auto [l, lev] : llvm::enumerate(used)) {
@@ -184,7 +175,7 @@ Value countNgrams(OpChain &g, ArrayRef<int64_t> tokens, Value tokensIn,
       Value id = pieces[k].size() == 1 ? pieces[k][0] : g.concat(pieces[k], 1);
       key = k == 0 ? id : g.add(g.mul(key, base), id);
       if (!lt.tables[k].empty())
-        key = rankOrSize(g, key, lt.tables[k], {rows, positions});
+        key = rankOrSize(g, key, lt.tables[k]);
     }
     // Found n-grams read their column; the others (rank == count) the
     // column past the last.
@@ -197,6 +188,8 @@ Value countNgrams(OpChain &g, ArrayRef<int64_t> tokens, Value tokensIn,
     return g.zeros(f32Type, {rows, numColumns});
   Value column =
       columnParts.size() == 1 ? columnParts[0] : g.concat(columnParts, 1);
+  if (!column)
+    return Value();
   int64_t positions = cast<ShapedType>(column.getType()).getDimSize(1);
   Value counts = g.op("graph.scatter_elements",
                       {g.zeros(f32Type, {rows, numColumns + 1}), column,

@@ -3837,12 +3837,38 @@ Value scatterCombine(OpBuilder &b, Location l, StringRef reduction, Value acc,
   return upd;
 }
 
-/// graph.scatter_elements -> a reduction generic over (input dims..., j),
-/// j running over the updates along the axis, initialised with the input:
-/// update u = (o with the axis at j) lands at o when it exists and
-/// indices[u] == o[axis] (later updates win, or add/multiply).
+/// The loop nest of a scatter lowered as loops: one `scf.for` per bound,
+/// the input carried through them and updated in place.
+Value scatterLoopNest(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> bounds, Value input,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t n : bounds) {
+    lbs.push_back(indexConst(b, loc, 0));
+    ubs.push_back(indexConst(b, loc, n));
+    steps.push_back(indexConst(b, loc, 1));
+  }
+  scf::LoopNest nest =
+      scf::buildLoopNest(b, loc, lbs, ubs, steps, ValueRange{input},
+                         [&](OpBuilder &nb, Location l, ValueRange ivs,
+                             ValueRange acc) -> scf::ValueVector {
+                           return {body(nb, l, ivs, acc.front())};
+                         });
+  return nest.results.front();
+}
+
+/// graph.scatter_elements. With `loops` (`scatter-loops`, CPU targets): an
+/// `scf.for` nest over the updates that reads each update once and writes
+/// it into the carried copy of the input at its coordinate with the axis
+/// replaced by its index, linear in the updates. Otherwise a reduction
+/// generic over (input dims..., j), j running over the updates along the
+/// axis, initialised with the input: update u = (o with the axis at j)
+/// lands at o when it exists and indices[u] == o[axis]. Either way updates
+/// past the input's extent along another dim are dropped, and later updates
+/// win or combine in order.
 struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ScatterElementsLowering(MLIRContext *ctx, bool loops)
+      : OpConversionPattern(ctx), useLoops(loops) {}
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -3850,6 +3876,53 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
       return failure();
     if (replaceIfEmpty(rewriter, op))
       return success();
+    Value x = adaptor.getInput();
+    auto ut = cast<RankedTensorType>(adaptor.getUpdates().getType());
+    if (ut.getNumElements() == 0) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += ut.getRank();
+    rewriter.replaceOp(op, useLoops
+                               ? lowerToLoops(rewriter, op, adaptor, axis)
+                               : lowerToGeneric(rewriter, op, adaptor, axis));
+    return success();
+  }
+
+private:
+  Value lowerToLoops(OpBuilder &rewriter, ScatterElementsOp op,
+                     OpAdaptor adaptor, int64_t axis) const {
+    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto ut = cast<RankedTensorType>(updates.getType());
+    SmallVector<int64_t> bounds;
+    for (int64_t i = 0; i < xt.getRank(); ++i)
+      bounds.push_back(i == axis
+                           ? ut.getDimSize(i)
+                           : std::min(ut.getDimSize(i), xt.getDimSize(i)));
+    StringRef reduction = op.getReduction();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
+    return scatterLoopNest(
+        rewriter, op.getLoc(), bounds, x,
+        [&](OpBuilder &b, Location l, ValueRange ivs, Value acc) -> Value {
+          SmallVector<Value> at(ivs);
+          at[axis] = normalizedIndex(
+              b, l, tensor::ExtractOp::create(b, l, indices, ivs),
+              xt.getDimSize(axis));
+          Value v = tensor::ExtractOp::create(b, l, updates, ivs);
+          if (reduction != "none")
+            v = scatterCombine(b, l, reduction,
+                               tensor::ExtractOp::create(b, l, acc, at), v,
+                               isUnsigned);
+          return tensor::InsertOp::create(b, l, v, acc, at);
+        });
+  }
+
+  Value lowerToGeneric(OpBuilder &rewriter, ScatterElementsOp op,
+                       OpAdaptor adaptor, int64_t axis) const {
     Location loc = op.getLoc();
     MLIRContext *ctx = getContext();
     Value x = adaptor.getInput(), indices = adaptor.getIndices(),
@@ -3857,13 +3930,6 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
     auto xt = cast<RankedTensorType>(x.getType());
     auto ut = cast<RankedTensorType>(updates.getType());
     int64_t rank = xt.getRank();
-    int64_t axis = op.getAxis();
-    if (axis < 0)
-      axis += rank;
-    if (ut.getNumElements() == 0) {
-      rewriter.replaceOp(op, x);
-      return success();
-    }
     StringRef reduction = op.getReduction();
     bool isUnsigned = isUnsignedElem(op.getInput().getType());
     SmallVector<utils::IteratorType> iters = parallelIters(rank + 1);
@@ -3906,17 +3972,23 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
           linalg::YieldOp::create(
               b, l, ValueRange{arith::SelectOp::create(b, l, hit, combined, a[1])});
         });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
+    return generic.getResult(0);
   }
+
+  bool useLoops;
 };
 
-/// graph.scatter_nd -> a reduction generic over (input dims..., update
-/// batch dims...) initialised with the input: the update at u lands at o
-/// when its index tuple equals o's leading dims (later updates win, or
-/// add/multiply).
+/// graph.scatter_nd. With `loops` (`scatter-loops`, CPU targets): an
+/// `scf.for` nest over the index tuples that inserts each tuple's slice of
+/// the updates into the carried copy of the input (or combines it with the
+/// slice there by an elementwise generic that writes it in place), linear
+/// in the updates. Otherwise a reduction generic over (input dims...,
+/// update batch dims...) initialised with the input: the update at u lands
+/// at o when its index tuple equals o's leading dims. Later updates win or
+/// combine in order.
 struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ScatterNDLowering(MLIRContext *ctx, bool loops)
+      : OpConversionPattern(ctx), useLoops(loops) {}
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -3924,172 +3996,34 @@ struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
       return failure();
     if (replaceIfEmpty(rewriter, op))
       return success();
-    Location loc = op.getLoc();
-    MLIRContext *ctx = getContext();
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(adaptor.getIndices().getType());
+    if (it.getNumElements() == 0) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    if (it.getDimSize(it.getRank() - 1) > xt.getRank())
+      return failOp(rewriter, op, "scatter_nd index tuples are too long");
+    rewriter.replaceOp(op, useLoops ? lowerToLoops(rewriter, op, adaptor)
+                                    : lowerToGeneric(rewriter, op, adaptor));
+    return success();
+  }
+
+private:
+  Value lowerToLoops(OpBuilder &rewriter, ScatterNDOp op,
+                     OpAdaptor adaptor) const {
     Value x = adaptor.getInput(), indices = adaptor.getIndices(),
           updates = adaptor.getUpdates();
     auto xt = cast<RankedTensorType>(x.getType());
     auto it = cast<RankedTensorType>(indices.getType());
     int64_t rank = xt.getRank(), q = it.getRank();
     int64_t len = it.getDimSize(q - 1);
-    if (it.getNumElements() == 0) {
-      rewriter.replaceOp(op, x);
-      return success();
-    }
-    if (len > rank)
-      return failOp(rewriter, op, "scatter_nd index tuples are too long");
-    StringRef reduction = op.getReduction();
-    bool isUnsigned = isUnsignedElem(op.getInput().getType());
-    int64_t loops = rank + q - 1;
-    SmallVector<utils::IteratorType> iters = parallelIters(loops);
-    for (int64_t i = rank; i < loops; ++i)
-      iters[i] = utils::IteratorType::reduction;
-    AffineMap out =
-        AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
-    // A shape-only operand gives the update loops their ranges.
-    SmallVector<AffineExpr> re;
-    for (int64_t i = rank; i < loops; ++i)
-      re.push_back(getAffineDimExpr(i, ctx));
-    Value range = emptyTensor(rewriter, loc, it.getShape().drop_back(),
-                              rewriter.getI8Type());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{x.getType()}, ValueRange{range}, ValueRange{x},
-        ArrayRef<AffineMap>{AffineMap::get(loops, 0, re, ctx), out}, iters,
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          SmallVector<Value> ic, uc;
-          for (int64_t i = rank; i < loops; ++i) {
-            ic.push_back(linalg::IndexOp::create(b, l, i));
-            uc.push_back(ic.back());
-          }
-          ic.push_back(Value());
-          Value hit = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
-          for (int64_t k = 0; k < len; ++k) {
-            ic.back() = indexConst(b, l, k);
-            Value t = normalizedIndex(b, l, tensor::ExtractOp::create(b, l, indices, ic),
-                                      xt.getDimSize(k));
-            hit = arith::AndIOp::create(
-                b, l, hit,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, t,
-                                      linalg::IndexOp::create(b, l, k)));
-          }
-          for (int64_t i = len; i < rank; ++i)
-            uc.push_back(linalg::IndexOp::create(b, l, i));
-          Value v = tensor::ExtractOp::create(b, l, updates, uc);
-          Value combined = scatterCombine(b, l, reduction, a[1], v, isUnsigned);
-          linalg::YieldOp::create(
-              b, l, ValueRange{arith::SelectOp::create(b, l, hit, combined, a[1])});
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
-  }
-};
-
-/// The loop nest of a scatter lowered as loops: one `scf.for` per bound,
-/// the input carried through them and updated in place.
-Value scatterLoopNest(
-    OpBuilder &b, Location loc, ArrayRef<int64_t> bounds, Value input,
-    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
-  SmallVector<Value> lbs, ubs, steps;
-  for (int64_t n : bounds) {
-    lbs.push_back(indexConst(b, loc, 0));
-    ubs.push_back(indexConst(b, loc, n));
-    steps.push_back(indexConst(b, loc, 1));
-  }
-  scf::LoopNest nest =
-      scf::buildLoopNest(b, loc, lbs, ubs, steps, ValueRange{input},
-                         [&](OpBuilder &nb, Location l, ValueRange ivs,
-                             ValueRange acc) -> scf::ValueVector {
-                           return {body(nb, l, ivs, acc.front())};
-                         });
-  return nest.results.front();
-}
-
-/// graph.scatter_elements as loops over the updates (with `scatter-loops`,
-/// CPU targets): each update is read once and written into the carried
-/// copy of the input at its coordinate with the axis replaced by its index,
-/// so the work is linear in the updates. Updates past the input's extent
-/// along another dim are dropped, as in the reduction lowering; later
-/// updates win or combine in order.
-struct ScatterElementsLoopLowering : OpConversionPattern<ScatterElementsOp> {
-  ScatterElementsLoopLowering(MLIRContext *ctx)
-      : OpConversionPattern(ctx, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireStatic(rewriter, op)))
-      return failure();
-    if (replaceIfEmpty(rewriter, op))
-      return success();
-    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
-          updates = adaptor.getUpdates();
-    auto xt = cast<RankedTensorType>(x.getType());
-    auto ut = cast<RankedTensorType>(updates.getType());
-    int64_t rank = xt.getRank();
-    int64_t axis = op.getAxis();
-    if (axis < 0)
-      axis += rank;
-    SmallVector<int64_t> bounds;
-    for (int64_t i = 0; i < rank; ++i)
-      bounds.push_back(i == axis
-                           ? ut.getDimSize(i)
-                           : std::min(ut.getDimSize(i), xt.getDimSize(i)));
-    if (llvm::is_contained(bounds, 0)) {
-      rewriter.replaceOp(op, x);
-      return success();
-    }
-    StringRef reduction = op.getReduction();
-    bool isUnsigned = isUnsignedElem(op.getInput().getType());
-    Value result = scatterLoopNest(
-        rewriter, op.getLoc(), bounds, x,
-        [&](OpBuilder &b, Location l, ValueRange ivs, Value acc) -> Value {
-          SmallVector<Value> at(ivs);
-          at[axis] = normalizedIndex(
-              b, l, tensor::ExtractOp::create(b, l, indices, ivs),
-              xt.getDimSize(axis));
-          Value v = tensor::ExtractOp::create(b, l, updates, ivs);
-          if (reduction != "none")
-            v = scatterCombine(b, l, reduction,
-                               tensor::ExtractOp::create(b, l, acc, at), v,
-                               isUnsigned);
-          return tensor::InsertOp::create(b, l, v, acc, at);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-/// graph.scatter_nd as loops over the index tuples (with `scatter-loops`,
-/// CPU targets): each tuple's slice of the updates is inserted into the
-/// carried copy of the input (or combined with the slice there by an
-/// elementwise generic that writes it in place), so the work is linear in
-/// the updates; later tuples win or combine in order.
-struct ScatterNDLoopLowering : OpConversionPattern<ScatterNDOp> {
-  ScatterNDLoopLowering(MLIRContext *ctx)
-      : OpConversionPattern(ctx, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireStatic(rewriter, op)))
-      return failure();
-    if (replaceIfEmpty(rewriter, op))
-      return success();
-    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
-          updates = adaptor.getUpdates();
-    auto xt = cast<RankedTensorType>(x.getType());
-    auto it = cast<RankedTensorType>(indices.getType());
-    int64_t rank = xt.getRank(), q = it.getRank();
-    int64_t len = it.getDimSize(q - 1);
-    if (it.getNumElements() == 0) {
-      rewriter.replaceOp(op, x);
-      return success();
-    }
-    if (len > rank)
-      return failOp(rewriter, op, "scatter_nd index tuples are too long");
     StringRef reduction = op.getReduction();
     bool isUnsigned = isUnsignedElem(op.getInput().getType());
     ArrayRef<int64_t> sliceShape = xt.getShape().drop_front(len);
     auto sliceType = RankedTensorType::get(sliceShape, xt.getElementType());
-    Value result = scatterLoopNest(
+    return scatterLoopNest(
         rewriter, op.getLoc(), it.getShape().drop_back(), x,
         [&](OpBuilder &b, Location l, ValueRange ivs, Value acc) -> Value {
           // The tuple's coordinates, then the slice's.
@@ -4147,9 +4081,65 @@ struct ScatterNDLoopLowering : OpConversionPattern<ScatterNDOp> {
           return tensor::InsertSliceOp::create(b, l, slice, acc, offsets, sizes,
                                                strides);
         });
-    rewriter.replaceOp(op, result);
-    return success();
   }
+
+  Value lowerToGeneric(OpBuilder &rewriter, ScatterNDOp op,
+                       OpAdaptor adaptor) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value x = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(indices.getType());
+    int64_t rank = xt.getRank(), q = it.getRank();
+    int64_t len = it.getDimSize(q - 1);
+    StringRef reduction = op.getReduction();
+    bool isUnsigned = isUnsignedElem(op.getInput().getType());
+    int64_t loops = rank + q - 1;
+    SmallVector<utils::IteratorType> iters = parallelIters(loops);
+    for (int64_t i = rank; i < loops; ++i)
+      iters[i] = utils::IteratorType::reduction;
+    AffineMap out =
+        AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
+    // A shape-only operand gives the update loops their ranges.
+    SmallVector<AffineExpr> re;
+    for (int64_t i = rank; i < loops; ++i)
+      re.push_back(getAffineDimExpr(i, ctx));
+    Value range = emptyTensor(rewriter, loc, it.getShape().drop_back(),
+                              rewriter.getI8Type());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{x.getType()}, ValueRange{range}, ValueRange{x},
+        ArrayRef<AffineMap>{AffineMap::get(loops, 0, re, ctx), out}, iters,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          SmallVector<Value> ic, uc;
+          for (int64_t i = rank; i < loops; ++i) {
+            ic.push_back(linalg::IndexOp::create(b, l, i));
+            uc.push_back(ic.back());
+          }
+          ic.push_back(Value());
+          Value hit = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+          for (int64_t k = 0; k < len; ++k) {
+            ic.back() = indexConst(b, l, k);
+            Value t = normalizedIndex(
+                b, l, tensor::ExtractOp::create(b, l, indices, ic),
+                xt.getDimSize(k));
+            hit = arith::AndIOp::create(
+                b, l, hit,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, t,
+                                      linalg::IndexOp::create(b, l, k)));
+          }
+          for (int64_t i = len; i < rank; ++i)
+            uc.push_back(linalg::IndexOp::create(b, l, i));
+          Value v = tensor::ExtractOp::create(b, l, updates, uc);
+          Value combined = scatterCombine(b, l, reduction, a[1], v, isUnsigned);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, hit, combined, a[1])});
+        });
+    return generic.getResult(0);
+  }
+
+  bool useLoops;
 };
 
 /// func.return with converted (signless) operand types.
@@ -4202,8 +4192,6 @@ struct LowerGraphToLinalgPass
 void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns,
                                          bool scatterLoops) {
   MLIRContext *ctx = patterns.getContext();
-  if (scatterLoops)
-    patterns.add<ScatterElementsLoopLowering, ScatterNDLoopLowering>(ctx);
   patterns.add<ConstantLowering, ShapeLowering, BinaryLowering<AddOp>,
                BinaryLowering<SubOp>, BinaryLowering<MulOp>,
                BinaryLowering<DivOp>, BinaryLowering<PowOp>,
@@ -4233,23 +4221,22 @@ void tfrt::populateGraphToLinalgPatterns(RewritePatternSet &patterns,
       MathLowering<CosOp>, MathLowering<TanOp>, MathLowering<AsinOp>,
       MathLowering<AcosOp>, MathLowering<AtanOp>, MathLowering<SinhOp>,
       MathLowering<CoshOp>, MathLowering<AsinhOp>, MathLowering<AcoshOp>,
-      MathLowering<AtanhOp>, MathLowering<SoftplusOp>,
-      MathLowering<SoftsignOp>, MathLowering<NotOp>, MathLowering<IsNaNOp>,
-      MathLowering<IsInfOp>, MathLowering<LeakyReluOp>, MathLowering<EluOp>,
-      MathLowering<SeluOp>, MathLowering<CeluOp>,
-      MathLowering<ThresholdedReluOp>, MathLowering<ShrinkOp>,
-      ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
-      ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
-      ReduceLowering<ReduceProdOp>, ReduceLowering<ReduceL1Op>,
-      ReduceLowering<ReduceL2Op>, ReduceLowering<ReduceLogSumOp>,
-      ReduceLowering<ReduceLogSumExpOp>, ReduceLowering<ReduceSumSquareOp>,
-      ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
-      AxisNormLowering<LogSoftmaxOp>, AxisNormLowering<HardmaxOp>,
-      ResizeLowering, ConvTransposeLowering, BatchNormTrainingLowering,
-      MaxPoolWithIndicesLowering, ExpandLowering, TileLowering, PadLowering,
-      CumSumLowering, GatherElementsLowering, GatherNDLowering, TriluLowering,
-      OneHotLowering, TopKLowering, ScatterElementsLowering,
-      ScatterNDLowering>(ctx);
+      MathLowering<AtanhOp>, MathLowering<SoftplusOp>, MathLowering<SoftsignOp>,
+      MathLowering<NotOp>, MathLowering<IsNaNOp>, MathLowering<IsInfOp>,
+      MathLowering<LeakyReluOp>, MathLowering<EluOp>, MathLowering<SeluOp>,
+      MathLowering<CeluOp>, MathLowering<ThresholdedReluOp>,
+      MathLowering<ShrinkOp>, ReduceLowering<ReduceSumOp>,
+      ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>,
+      ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>,
+      ReduceLowering<ReduceL1Op>, ReduceLowering<ReduceL2Op>,
+      ReduceLowering<ReduceLogSumOp>, ReduceLowering<ReduceLogSumExpOp>,
+      ReduceLowering<ReduceSumSquareOp>, ArgLowering<ArgMaxOp>,
+      ArgLowering<ArgMinOp>, AxisNormLowering<LogSoftmaxOp>,
+      AxisNormLowering<HardmaxOp>, ResizeLowering, ConvTransposeLowering,
+      BatchNormTrainingLowering, MaxPoolWithIndicesLowering, ExpandLowering,
+      TileLowering, PadLowering, CumSumLowering, GatherElementsLowering,
+      GatherNDLowering, TriluLowering, OneHotLowering, TopKLowering>(ctx);
+  patterns.add<ScatterElementsLowering, ScatterNDLowering>(ctx, scatterLoops);
   populateDepthwiseConvPatterns(patterns);
   populateMatMulRowsPatterns(patterns);
   populateConvTransposeBlocksPatterns(patterns);
