@@ -81,7 +81,11 @@ def table(res):
           (" %d layers run as Winograd F(m x m, 3x3) are listed with the rate of "
            "an equivalent direct convolution (their FLOPs are the direct "
            "convolution's) and counted in neither figure." % lay["winograd_layers"]
-           if lay.get("winograd_layers") else ""))
+           if lay.get("winograd_layers") else "") +
+          (" %d layers run in one launch with the depthwise convolution they "
+           "read (tfrt-fuse-conv-bands) and have no time of their own." %
+           sum(1 for r in lay["layers"] if r.get("with"))
+           if any(r.get("with") for r in lay["layers"]) else ""))
         w("")
         out.extend(layers.markdown_table(lay["layers"], lay["min_pct"]))
         w("")

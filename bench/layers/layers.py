@@ -101,8 +101,13 @@ def markdown_table(layers, min_pct):
                 pct = "**%s**" % pct
             lines.append("%s %.3f | %.1f | %s |" % (head, r["ms"], r["gflops"], pct))
         else:
-            why = ("in a launch with other nodes' work" if r.get("shared")
-                   else "no entry of its own")
+            if r.get("with"):
+                why = "in one launch with %s" % ", ".join(
+                    w.replace("p2o.", "") for w in r["with"])
+            elif r.get("shared"):
+                why = "in a launch with other nodes' work"
+            else:
+                why = "no entry of its own"
             lines.append("%s %s | - | - |" % (head, why))
     return lines
 
@@ -132,6 +137,9 @@ def main():
                                  for ms, p in zip(round_ms, peaks))
     times = {n: [] for n in convs}  # ms per run, one per round
     shared = set()
+    # The other convolutions or products in a shared layer's launches (a
+    # depthwise conv fused with its 1x1 consumer by tfrt-fuse-conv-bands).
+    others = {n: set() for n in convs}
     fused = set()  # timed with their epilogue
     # Run as Winograd F(m x m, 3x3) (tfrt-winograd-conv tags its launch):
     # their FLOPs, the direct convolution's, give an equivalent rate that
@@ -174,6 +182,8 @@ def main():
                 fused.add(n)
             elif any(e["flops"] > convs[n]["flops"] for e in entries):
                 shared.add(n)
+                for e in entries:
+                    others[n].update(set(e["nodes"]) & heavy - {n})
     rows = []
     for n, c in convs.items():
         t = times[n]
@@ -187,6 +197,8 @@ def main():
                        epilogue=n in fused, winograd=n in winograd)
         else:
             row["shared"] = n in shared
+            if others[n]:
+                row["with"] = sorted(others[n])
         rows.append(row)
     # Squeeze-excitation convs on 1x1 maps are matrix-vector products
     # (every weight used once): listed apart, not counted.
@@ -215,8 +227,8 @@ def main():
     summary = ("%d of %d timed dense conv layers at >= %.0f%% of peak (each "
                "round against the peak measured before it, median %.1f GFLOP/s; "
                "median of %d rounds; peaks %s); all timed layers together "
-               "%.1f%% of peak (%.3f ms, %.1f MFLOP); %d untimed (no entry of "
-               "their own); %d squeeze-excitation convs on 1x1 maps "
+               "%.1f%% of peak (%.3f ms, %.1f MFLOP); %d untimed (in one launch "
+               "with another convolution, or no entry of their own); %d squeeze-excitation convs on 1x1 maps "
                "(matrix-vector products) not counted, %.3f ms together; %d "
                "layers run as Winograd F(m x m, 3x3) not counted either "
                "(%.3f ms together, %.1f MFLOP of direct convolution)" % (

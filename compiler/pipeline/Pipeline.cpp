@@ -83,6 +83,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
       winograd.maxTile = opts.winogradTile;
       pm.addNestedPass<func::FuncOp>(createWinogradConv(winograd));
     }
+    if (opts.fuseConvBands)
+      pm.addNestedPass<func::FuncOp>(createFuseConvBands());
   }
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;
@@ -147,7 +149,10 @@ void tfrt::buildBufferizePipeline(OpPassManager &pm,
   abi.symbol = opts.modelName + "_compute";
   pm.addPass(createEntryAbi(abi));
   pm.addNestedPass<func::FuncOp>(createOutputsInPlace());
-  addUpstream(pm, "one-shot-bufferize,canonicalize,cse");
+  // A tensor.empty inside a sequential loop (tfrt-fuse-conv-bands' band)
+  // becomes one buffer outside it.
+  addUpstream(pm, "one-shot-bufferize,canonicalize,cse,"
+                  "func.func(buffer-loop-hoisting)");
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncGroupTasksOptions groups;
     groups.minTaskCost = opts.parallelMinTaskCost;

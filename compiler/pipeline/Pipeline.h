@@ -94,6 +94,9 @@ struct PipelineOptions {
   /// Its largest output tile: 2 (F(2x2, 3x3)) or 4 (F(4x4, 3x3) where the
   /// shape allows).
   int64_t winogradTile = 2;
+  /// A depthwise conv and the thin 1x1 conv reading it run together over
+  /// bands of rows (tfrt-fuse-conv-bands).
+  bool fuseConvBands = true;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

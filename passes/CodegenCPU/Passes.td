@@ -345,6 +345,59 @@ def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseConvBands : Pass<"tfrt-fuse-conv-bands", "mlir::func::FuncOp"> {
+  let summary = "Run a depthwise conv and the 1x1 conv that reads it over bands of rows";
+  let description = [{
+    On tensors, after `tfrt-winograd-conv` and before the async tiling: a
+    `linalg.depthwise_conv_2d_nchw_chw` (batch 1, dilation 1, on its padded
+    input, stride 1 or, with `max-stride=2`, 2: det's stride-2 chains ran no
+    faster fused), optionally followed by an elementwise generic that
+    reads only its result and per-channel or scalar values, whose only
+    consumer is a 1x1 stride-1 dense conv generic (NCHW, at most
+    `max-channels` input channels), optionally followed by an elementwise
+    generic (its other inputs per-channel values, scalars, or tensors of the
+    output's shape), is rewritten as one `scf.forall` of at most
+    `max-chunks` chunks of output rows. Each chunk loops over bands of
+    `band-rows` rows (the largest divisor of the rows up to it): the
+    depthwise conv and its epilogue compute the band's rows of all channels
+    into a band-sized tensor, and the 1x1 conv and its epilogue read it and
+    write the band of the output. The ops inside are the original ones on
+    slices (their inits, a fill or the graph lowering's bias broadcast,
+    recomputed on the band), so the vectorizing passes treat them as they
+    treat the async tiling's chunks; bufferization gives the band tensor
+    one buffer per chunk (`buffer-loop-hoisting` moves it out of the band
+    loop). The depthwise output, which the 1x1 conv otherwise reads back
+    from memory (det's 16 x 320 x 320 maps: 6.5 MB), stays in the core's
+    cache. Chains whose depthwise output has fewer than `min-bytes` bytes
+    are left alone.
+
+    Before: depthwise conv -> hard-swish -> 1x1 conv -> epilogue on
+    `tensor<1x16x320x320xf32>` and `tensor<1x32x320x320xf32>`.
+    After: `scf.forall` of 4 chunks of 80 rows, each an `scf.for` over 20
+    bands of 4 rows holding the four ops on `tensor<1x16x4x320xf32>` and
+    `tensor<1x32x4x320xf32>`.
+  }];
+  let options = [
+    Option<"bandRows", "band-rows", "int64_t", /*default=*/"4",
+           "Output rows per band (the largest divisor of the rows up to it)">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"4",
+           "Parallel chunks of bands">,
+    Option<"maxChannels", "max-channels", "int64_t", /*default=*/"64",
+           "Most input channels of the 1x1 conv (wider ones are compute-bound "
+           "already)">,
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1048576",
+           "Least bytes of the depthwise output for a chain to be fused">,
+    Option<"maxStride", "max-stride", "int64_t", /*default=*/"1",
+           "Largest stride of the depthwise conv (1 or 2)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numChains", "num-chains", "Depthwise and 1x1 conv chains fused over bands">,
+  ];
+}
+
 def WinogradConv : Pass<"tfrt-winograd-conv", "mlir::func::FuncOp"> {
   let summary = "Run 3x3 stride-1 convolutions as Winograd F(2x2, 3x3) or F(4x4, 3x3)";
   let description = [{

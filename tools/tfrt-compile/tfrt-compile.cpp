@@ -197,6 +197,13 @@ cl::opt<bool> winogradOpt(
              "as Winograd F(2x2, 3x3) on targets with 32 512-bit vector "
              "registers (default on; =false: direct register tiles)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fuseConvBandsOpt(
+    "fuse-conv-bands",
+    cl::desc("Run a depthwise convolution and the 1x1 convolution with at "
+             "most 64 input channels that reads it together over bands of a "
+             "few rows, the depthwise output staying in cache (default on; "
+             "=false: one pass over memory each)"),
+    cl::init(true), cl::cat(category));
 cl::opt<unsigned> winogradTileOpt(
     "winograd-tile",
     cl::desc("With --winograd: the output tile, 2 (F(2x2, 3x3), default) or "
@@ -541,6 +548,7 @@ int main(int argc, char **argv) {
   popts.fuseEpilogues = fuseEpiloguesOpt;
   popts.convPrefetchRows = convPrefetchRowsOpt;
   popts.winograd = winogradOpt;
+  popts.fuseConvBands = fuseConvBandsOpt;
   popts.winogradTile = winogradTileOpt;
   popts.fusionRemarks = fusionReportOpt;
   popts.parallelMinCost = parallelMinCostOpt;

@@ -199,6 +199,33 @@ def epilogue_cases(rng):
         {"x": [1, 64, 40, 40]}, [1, 64, 40, 40],
         [const("w", [64, 64, 1, 1]), const("b", [64]),
          const("dw", [64, 1, 3, 3])])
+    # tfrt-fuse-conv-bands: a depthwise conv with hard-swish read only by a
+    # 1x1 conv 16 -> 16 whose epilogue adds the model's input (sliced at
+    # each band's rows) and scales per channel; 16 x 128 x 128 floats of
+    # depthwise output (1 MiB, the pass's threshold), 2 chunks x 16 bands.
+    cases["dw_hswish_then_pw_residual_scale_16_128x128"] = (
+        [helper.make_node("Conv", ["x", "dw", "db"], ["d"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=16),
+         helper.make_node("HardSwish", ["d"], ["h"]),
+         conv("h", "w", "b", "c"),
+         helper.make_node("Add", ["c", "x"], ["a"]),
+         helper.make_node("Mul", ["a", "s"], ["y"])],
+        {"x": [1, 16, 128, 128]}, [1, 16, 128, 128],
+        [const("dw", [16, 1, 3, 3]), const("db", [16]),
+         const("w", [16, 16, 1, 1]), const("b", [16]),
+         const("s", [1, 16, 1, 1])])
+    # The same with ReLUs, 24 -> 40 channels on 42 x 300: bands of 3 rows
+    # (the largest divisor of 42 up to 4), 14 bands in 2 chunks, rows of
+    # 18.75 16-lane vectors.
+    cases["dw_relu_then_pw_24to40_42x300"] = (
+        [helper.make_node("Conv", ["x", "dw", "db"], ["d"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=24),
+         helper.make_node("Relu", ["d"], ["h"]),
+         conv("h", "w", None, "c"),
+         helper.make_node("Relu", ["c"], ["y"])],
+        {"x": [1, 24, 42, 300]}, [1, 40, 42, 300],
+        [const("dw", [24, 1, 3, 3]), const("db", [24]),
+         const("w", [40, 24, 1, 1])])
     cases["convtranspose_bn_relu_then_sigmoid_24_80x80"] = (
         [helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["t"],
                           kernel_shape=[2, 2], strides=[2, 2]),
