@@ -228,7 +228,8 @@ def main():
                "round against the peak measured before it, median %.1f GFLOP/s; "
                "median of %d rounds; peaks %s); all timed layers together "
                "%.1f%% of peak (%.3f ms, %.1f MFLOP); %d untimed (in one launch "
-               "with another convolution, or no entry of their own); %d squeeze-excitation convs on 1x1 maps "
+               "with another convolution, or no entry of their own); %d "
+               "squeeze-excitation convs on 1x1 maps "
                "(matrix-vector products) not counted, %.3f ms together; %d "
                "layers run as Winograd F(m x m, 3x3) not counted either "
                "(%.3f ms together, %.1f MFLOP of direct convolution)" % (
