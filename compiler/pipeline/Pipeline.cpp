@@ -105,6 +105,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
     VectorizeConvOptions conv;
     conv.vectorBits = opts.vectorBits;
     conv.vectorRegisters = opts.vectorRegisters;
+    conv.epilogues = opts.fuseEpilogues;
+    conv.remarks = opts.fusionRemarks;
     pm.addNestedPass<func::FuncOp>(createVectorizeConv(conv));
     pm.addNestedPass<func::FuncOp>(createSplitMatmulColumns());
     VectorizeMatmulOptions matmul;

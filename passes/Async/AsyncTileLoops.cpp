@@ -8,6 +8,7 @@
 
 #include "passes/Async/CostModel.h"
 #include "passes/Async/Passes.h"
+#include "passes/CodegenCPU/ConvGeneric.h"
 #include "passes/CodegenCPU/Epilogue.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -186,18 +187,21 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
   return std::nullopt;
 }
 
-/// The elementwise consumer of a matmul, 1x1 or depthwise convolution that
-/// splits along with it (`epilogues`): the only user of `op`'s result, an
-/// all-parallel generic in the same block with one result of the same type,
-/// as many loops as the result has dimensions, and identity maps on that
-/// result and on its own init (after a 1x1 conv also one that
-/// writes the [N, OH, M, OW] rows-outer input of a windowed conv through
-/// (d0, d2, d1, d3)). tfrt-vectorize-matmul (-depthwise) can then
-/// apply it to the register tiles of each chunk before they are stored.
+/// The elementwise consumer of a matmul, 1x1 or depthwise convolution or an
+/// image stem (tfrt-vectorize-conv's 3x3 stride-2 kernel on at most 4
+/// channels) that splits along with it (`epilogues`): the only user of `op`'s
+/// result, an all-parallel generic in the same block with one result of the
+/// same type, as many loops as the result has dimensions, and identity maps on
+/// that result and on its own init (after a 1x1 conv also one that writes the
+/// [N, OH, M, OW] rows-outer input of a windowed conv through (d0, d2, d1,
+/// d3)). tfrt-vectorize-matmul (-depthwise) can then apply it to the register
+/// tiles of each chunk before they are stored.
 linalg::GenericOp epilogueConsumer(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   bool direct = isa<linalg::MatmulOp, linalg::DepthwiseConv2DNchwChwOp>(
                     op.getOperation()) ||
-                isConvTransposeGeneric(op);
+                isConvTransposeGeneric(op) ||
+                (generic && tfrt::conv::matchStemConv(generic));
   if (!direct && !(isConv2DGeneric(op) && op.getStaticLoopRanges()[5] == 1 &&
                    op.getStaticLoopRanges()[6] == 1))
     return {};

@@ -49,7 +49,9 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     split along input rows: chunks of output channels would each read all
     of the input.
     With `epilogues` (default on), the elementwise consumer of a matmul, a
-    1x1 conv, a depthwise conv or a ConvTranspose (its result's only user: an all-parallel `linalg.generic` that
+    1x1 conv, a depthwise conv, a ConvTranspose or an image stem (the 3x3
+    stride-2 conv on at most 4 channels that tfrt-vectorize-conv computes
+    from its unpadded input; split along output rows) (its result's only user: an all-parallel `linalg.generic` that
     reads it and writes its own init through identity maps, such as a
     folded BatchNorm's activation; after a 1x1 conv also one
     that writes the `[N, OH, M, OW]` rows-outer input of a following
@@ -57,7 +59,7 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
     would be (when the chunks suit the consumer's maps too),
     and the producer, with the fill or bias broadcast of its init, is
     computed inside each chunk (`scf::tileConsumerAndFuseProducersUsingSCF`):
-    tfrt-vectorize-matmul, -depthwise and -conv-transpose can then apply
+    tfrt-vectorize-matmul, -depthwise, -conv-transpose and -conv can then apply
     the consumer to each register tile before it is stored, instead of a
     second pass over the output. A consumer that reads a ConvTranspose's
     6-D `[N, M, IH, KH, IW, KW]` result through its collapse into
@@ -97,7 +99,7 @@ def AsyncTileLoops : Pass<"tfrt-async-tile-loops", "mlir::func::FuncOp"> {
            "The fewest rows of such a matmul's chunk (a multiple of 8)">,
     Option<"epilogues", "epilogues", "bool", /*default=*/"true",
            "Split the elementwise consumer of a matmul, 1x1, depthwise or "
-           "transposed conv along "
+           "transposed conv or an image stem along "
            "with it, computing the producer (and the fill or broadcast of "
            "its init) inside each chunk">,
   ];

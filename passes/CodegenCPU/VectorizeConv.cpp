@@ -11,6 +11,7 @@
 
 #include "passes/CodegenCPU/ChannelInit.h"
 #include "passes/CodegenCPU/ConvGeneric.h"
+#include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
 #include "passes/CodegenCPU/RegisterTile.h"
@@ -395,8 +396,13 @@ std::pair<int64_t, int64_t> stemTile(VectorUnit unit) {
 /// bounds), columns past the input's right edge read as zeros (masked
 /// reads). 27 taps of a 3-channel 3x3 stem instead of the phase split's
 /// 36, and neither the padded copy nor the split of the input.
+/// With `epilogues`, the stem's elementwise consumer (matchEpilogue, Direct
+/// indexing) is applied to each tile when the accumulators start from the
+/// init's fill or bias; `fusedEpilogues` counts it.
 LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
-                            const StemInput &stem, VectorUnit unit) {
+                            const StemInput &stem, VectorUnit unit,
+                            bool epilogues, bool remarks,
+                            int64_t &fusedEpilogues) {
   // Plain variables: the lambdas below capture them (capturing structured
   // bindings needs C++20).
   const auto stemShape = stemTile(unit);
@@ -408,11 +414,30 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
   int64_t width = cast<RankedTensorType>(x.getType()).getDimSize(3);
   Location loc = op.getLoc();
   Value init = op.getDpsInits()[0];
+  std::optional<tfrt::Epilogue> epilogue;
+  if (epilogues)
+    epilogue = tfrt::matchEpilogue(op.getResult(0), sw);
+  if (epilogue && (epilogue->indexing != tfrt::Epilogue::Indexing::Direct ||
+                   epilogue->transposedDest))
+    epilogue.reset();
   InitStart start;
-  if (std::optional<InitStart> taken =
-          takeChannelInit(rewriter, op, op.getDpsInits()[0], init))
+  std::optional<InitStart> taken =
+      takeChannelInit(rewriter, op, op.getDpsInits()[0], init);
+  if (taken)
     start = *taken;
-  rewriter.setInsertionPoint(op);
+  // The epilogue needs accumulators that do not read the init, and an init
+  // that is not the shared output of an enclosing scf.forall.
+  if (epilogue && (!taken || taken->channelOffset))
+    epilogue.reset();
+  // With an epilogue the loops replace its consumer, whose operands are
+  // defined before it, and write its destination.
+  rewriter.setInsertionPoint(epilogue ? epilogue->generic.getOperation()
+                                      : op.getOperation());
+  tfrt::EpilogueOperands epilogueOperands;
+  if (epilogue) {
+    epilogueOperands = tfrt::prepareEpilogue(rewriter, loc, *epilogue);
+    init = epilogueOperands.dest;
+  }
   Type f32 = rewriter.getF32Type();
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -497,11 +522,16 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
               });
           scf::YieldOp::create(b, l, hLoop.getResults());
         });
-    for (int64_t i = 0; i < sr; ++i)
-      out = vector::TransferWriteOp::create(
-                b, l, cLoop.getResult(i), out,
-                ValueRange{c0, channels[i], row, col}, ArrayRef<bool>{true})
-                .getResult();
+    for (int64_t i = 0; i < sr; ++i) {
+      SmallVector<Value> at{c0, channels[i], row, col};
+      if (epilogue)
+        out = tfrt::applyEpilogueDirect(b, l, *epilogue, epilogueOperands,
+                                        cLoop.getResult(i), out, at);
+      else
+        out = vector::TransferWriteOp::create(b, l, cLoop.getResult(i), out, at,
+                                              ArrayRef<bool>{true})
+                  .getResult();
+    }
     return out;
   };
 
@@ -564,6 +594,12 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
           out = columns(b, l, out, cst(b, ow - sw), false, true);
         scf::YieldOp::create(b, l, out);
       });
+  if (epilogue) {
+    tfrt::finishEpilogue(rewriter, *epilogue, rowLoop.getResult(0), op,
+                         "image stem", remarks);
+    ++fusedEpilogues;
+    return success();
+  }
   rewriter.replaceOp(op, rowLoop.getResult(0));
   return success();
 }
@@ -710,8 +746,11 @@ struct VectorizeConvPass
                                               "tfrt-vectorize-conv", unit)))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
+    int64_t fused = 0;
     for (linalg::GenericOp op : stems)
-      (void)vectorizeStem(rewriter, op, *matchStemConv(op), unit);
+      (void)vectorizeStem(rewriter, op, *matchStemConv(op), unit, epilogues,
+                          remarks, fused);
+    numEpilogues += fused;
     for (linalg::GenericOp op : ops)
       (void)vectorizeOne(rewriter, op, flatRows, channelBlock, unit);
     // First merge the tiling's and the unit-dim folding's slices into single

@@ -226,6 +226,33 @@ def epilogue_cases(rng):
         {"x": [1, 24, 42, 300]}, [1, 40, 42, 300],
         [const("dw", [24, 1, 3, 3]), const("db", [24]),
          const("w", [40, 24, 1, 1])])
+    # Image stems (tfrt-vectorize-conv's kernel on the unpadded input) with
+    # their elementwise consumer applied to the register tiles: bias,
+    # HardSwish and a per-channel scale, split into chunks of output rows
+    # with the consumer; no bias, a residual of the output's shape and a
+    # ReLU in one piece; no bias, ReLU, odd input sizes.
+    def stem(x, w, b, y):
+        return helper.make_node("Conv", [x, w, b] if b else [x, w], [y],
+                                kernel_shape=[3, 3], strides=[2, 2],
+                                pads=[1, 1, 1, 1])
+
+    cases["stem_bias_hswish_scale_3to16_320x320"] = (
+        [stem("x", "w", "b", "c"),
+         helper.make_node("HardSwish", ["c"], ["h"]),
+         helper.make_node("Mul", ["h", "s"], ["y"])],
+        {"x": [1, 3, 320, 320]}, [1, 16, 160, 160],
+        [const("w", [16, 3, 3, 3]), const("b", [16]),
+         const("s", [1, 16, 1, 1])])
+    cases["stem_residual_relu_3to8_64x64"] = (
+        [stem("x", "w", None, "c"),
+         helper.make_node("Add", ["c", "x2"], ["a"]),
+         helper.make_node("Relu", ["a"], ["y"])],
+        {"x": [1, 3, 64, 64], "x2": [1, 8, 32, 32]}, [1, 8, 32, 32],
+        [const("w", [8, 3, 3, 3])])
+    cases["stem_relu_4to24_129x127"] = (
+        [stem("x", "w", None, "c"), helper.make_node("Relu", ["c"], ["y"])],
+        {"x": [1, 4, 129, 127]}, [1, 24, 65, 64],
+        [const("w", [24, 4, 3, 3])])
     cases["convtranspose_bn_relu_then_sigmoid_24_80x80"] = (
         [helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["t"],
                           kernel_shape=[2, 2], strides=[2, 2]),

@@ -208,3 +208,54 @@ func.func @conv_upsample_transposed(%x: tensor<1x16x16x16xf32>, %w: tensor<32x16
   } -> tensor<1x16x32x16xf32>
   return %r : tensor<1x16x32x16xf32>
 }
+
+// -----
+
+// An image stem (3x3, stride 2, 3 input channels, on a zero padding with
+// one column on the left) with a bias and a ReLU: the ReLU is split along
+// output rows as the stem would be, each chunk computing its rows of the
+// bias broadcast and of the stem (reading a row slice of the padded input),
+// so that tfrt-vectorize-conv can apply the ReLU to the stem's register
+// tiles. Without `epilogues` the two are split on their own.
+// CHECK-LABEL: func.func @stem_relu
+// CHECK: %[[PAD:.*]] = tensor.pad
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (32) step (8) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK: %[[XS:.*]] = tensor.extract_slice %[[PAD]][0, 0, %{{.*}}, 0] [1, 3, 17, 65]
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<16xf32>) outs(%{{.*}} : tensor<1x16x8x32xf32>)
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%[[XS]], %{{.*}} : tensor<1x3x17x65xf32>, tensor<16x3x3x3xf32>) outs(%[[B]] : tensor<1x16x8x32xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<1x16x8x32xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.parallel_insert_slice %[[R]] into %[[O]][0, 0, %[[I]], 0] [1, 16, 8, 32]
+// CHECK-NOT: scf.forall (
+// OFF-LABEL: func.func @stem_relu
+// OFF: scf.forall
+// OFF: scf.forall
+#sbcast = affine_map<(d0, d1, d2, d3) -> (d1)>
+#sid4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#sin = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
+#sw = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#sout = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+func.func @stem_relu(%x: tensor<1x3x64x64xf32>, %w: tensor<16x3x3x3xf32>, %bias: tensor<16xf32>) -> tensor<1x16x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x64x64xf32> to tensor<1x3x65x65xf32>
+  %e = tensor.empty() : tensor<1x16x32x32xf32>
+  %b = linalg.generic {indexing_maps = [#sbcast, #sid4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<16xf32>) outs(%e : tensor<1x16x32x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x16x32x32xf32>
+  %c = linalg.generic {indexing_maps = [#sin, #sw, #sout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%p, %w : tensor<1x3x65x65xf32>, tensor<16x3x3x3xf32>) outs(%b : tensor<1x16x32x32xf32>) {
+  ^bb0(%i: f32, %k: f32, %o: f32):
+    %m = arith.mulf %i, %k : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x32x32xf32>
+  %r = linalg.generic {indexing_maps = [#sid4, #sid4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x16x32x32xf32>) outs(%e : tensor<1x16x32x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %y = arith.maximumf %in, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<1x16x32x32xf32>
+  return %r : tensor<1x16x32x32xf32>
+}
