@@ -243,6 +243,16 @@ def epilogue_cases(rng):
         {"x": [1, 3, 320, 320]}, [1, 16, 160, 160],
         [const("w", [16, 3, 3, 3]), const("b", [16]),
          const("s", [1, 16, 1, 1])])
+    # MobileNetV3's pattern: the stem's HardSwish written straight into the
+    # padded input of the depthwise conv after it (tfrt-pad-in-place).
+    cases["stem_hswish_then_dw_pad_3to16_256x256"] = (
+        [stem("x", "w", "b", "c"),
+         helper.make_node("HardSwish", ["c"], ["h"]),
+         helper.make_node("Conv", ["h", "dw"], ["y"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=16)],
+        {"x": [1, 3, 256, 256]}, [1, 16, 128, 128],
+        [const("w", [16, 3, 3, 3]), const("b", [16]),
+         const("dw", [16, 1, 3, 3])])
     cases["stem_residual_relu_3to8_64x64"] = (
         [stem("x", "w", None, "c"),
          helper.make_node("Add", ["c", "x2"], ["a"]),
