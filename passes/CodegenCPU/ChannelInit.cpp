@@ -102,3 +102,17 @@ std::optional<InitStart> tfrt::codegen::takeChannelInit(RewriterBase &rewriter,
   dest = init;
   return start;
 }
+
+std::optional<InitStart> tfrt::codegen::takeChannelInitForEpilogue(
+    RewriterBase &rewriter, Operation *op, Value init, Value &dest,
+    std::optional<tfrt::Epilogue> &epilogue, tfrt::EpilogueOperands &operands) {
+  std::optional<InitStart> taken = takeChannelInit(rewriter, op, init, dest);
+  if (epilogue && (!taken || taken->channelOffset))
+    epilogue.reset();
+  rewriter.setInsertionPoint(epilogue ? epilogue->generic.getOperation() : op);
+  if (epilogue) {
+    operands = tfrt::prepareEpilogue(rewriter, op->getLoc(), *epilogue);
+    dest = operands.dest;
+  }
+  return taken;
+}

@@ -11,6 +11,8 @@
 #ifndef TFRT_PASSES_CODEGENCPU_CHANNELINIT_H
 #define TFRT_PASSES_CODEGENCPU_CHANNELINIT_H
 
+#include "passes/CodegenCPU/Epilogue.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -40,6 +42,21 @@ struct InitStart {
 std::optional<InitStart> takeChannelInit(mlir::RewriterBase &rewriter,
                                          mlir::Operation *op, mlir::Value init,
                                          mlir::Value &dest);
+
+/// takeChannelInit for a kernel that may apply `epilogue`, the elementwise
+/// consumer of `op`'s result, to its vectors before it writes them. Drops
+/// the epilogue when the accumulators would read the init (no per-channel
+/// value) or the init is the shared output of an enclosing scf.forall
+/// (whose producer would then stay). Sets the insertion point for the
+/// kernel's loops: at the consumer when there is an epilogue (they replace
+/// it, and its operands are defined before it), else at `op`; prepares the
+/// epilogue's operands into `operands` and then sets `dest` to its
+/// destination.
+std::optional<InitStart>
+takeChannelInitForEpilogue(mlir::RewriterBase &rewriter, mlir::Operation *op,
+                           mlir::Value init, mlir::Value &dest,
+                           std::optional<tfrt::Epilogue> &epilogue,
+                           tfrt::EpilogueOperands &operands);
 
 } // namespace tfrt::codegen
 

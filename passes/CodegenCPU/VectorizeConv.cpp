@@ -35,7 +35,7 @@ namespace tfrt {
 using namespace mlir;
 using namespace tfrt::conv;
 using tfrt::codegen::InitStart;
-using tfrt::codegen::takeChannelInit;
+using tfrt::codegen::takeChannelInitForEpilogue;
 using tfrt::codegen::VectorUnit;
 
 namespace {
@@ -421,23 +421,10 @@ LogicalResult vectorizeStem(RewriterBase &rewriter, linalg::GenericOp op,
                    epilogue->transposedDest))
     epilogue.reset();
   InitStart start;
-  std::optional<InitStart> taken =
-      takeChannelInit(rewriter, op, op.getDpsInits()[0], init);
-  if (taken)
-    start = *taken;
-  // The epilogue needs accumulators that do not read the init, and an init
-  // that is not the shared output of an enclosing scf.forall.
-  if (epilogue && (!taken || taken->channelOffset))
-    epilogue.reset();
-  // With an epilogue the loops replace its consumer, whose operands are
-  // defined before it, and write its destination.
-  rewriter.setInsertionPoint(epilogue ? epilogue->generic.getOperation()
-                                      : op.getOperation());
   tfrt::EpilogueOperands epilogueOperands;
-  if (epilogue) {
-    epilogueOperands = tfrt::prepareEpilogue(rewriter, loc, *epilogue);
-    init = epilogueOperands.dest;
-  }
+  if (std::optional<InitStart> taken = takeChannelInitForEpilogue(
+          rewriter, op, op.getDpsInits()[0], init, epilogue, epilogueOperands))
+    start = *taken;
   Type f32 = rewriter.getF32Type();
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);

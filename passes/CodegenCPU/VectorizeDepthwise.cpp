@@ -22,7 +22,7 @@ namespace tfrt {
 
 using namespace mlir;
 using tfrt::codegen::InitStart;
-using tfrt::codegen::takeChannelInit;
+using tfrt::codegen::takeChannelInitForEpilogue;
 
 namespace {
 
@@ -327,24 +327,10 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
   if (epilogue && epilogue->indexing != tfrt::Epilogue::Indexing::Direct)
     epilogue.reset();
   InitStart start;
-  std::optional<InitStart> taken =
-      takeChannelInit(rewriter, op, op.getOutputs()[0], init);
-  if (taken)
-    start = *taken;
-  // The epilogue needs accumulators that do not read the op's init, and an
-  // init that is not the shared output of an enclosing scf.forall (whose
-  // producer would then stay).
-  if (epilogue && (!taken || taken->channelOffset))
-    epilogue.reset();
-  // With an epilogue the loops replace its consumer, whose operands are
-  // defined before it, and write its destination.
-  rewriter.setInsertionPoint(epilogue ? epilogue->generic.getOperation()
-                                      : op.getOperation());
   tfrt::EpilogueOperands epilogueOperands;
-  if (epilogue) {
-    epilogueOperands = tfrt::prepareEpilogue(rewriter, loc, *epilogue);
-    init = epilogueOperands.dest;
-  }
+  if (std::optional<InitStart> taken = takeChannelInitForEpilogue(
+          rewriter, op, op.getOutputs()[0], init, epilogue, epilogueOperands))
+    start = *taken;
   const tfrt::Epilogue *epi = epilogue ? &*epilogue : nullptr;
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
