@@ -83,8 +83,11 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
       winograd.maxTile = opts.winogradTile;
       pm.addNestedPass<func::FuncOp>(createWinogradConv(winograd));
     }
-    if (opts.fuseConvBands)
-      pm.addNestedPass<func::FuncOp>(createFuseConvBands());
+    if (opts.fuseConvBands) {
+      FuseConvBandsOptions bands;
+      bands.tails = opts.fuseConvBandTails;
+      pm.addNestedPass<func::FuncOp>(createFuseConvBands(bands));
+    }
   }
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;

@@ -97,6 +97,9 @@ struct PipelineOptions {
   /// A depthwise conv and the thin 1x1 conv reading it run together over
   /// bands of rows (tfrt-fuse-conv-bands).
   bool fuseConvBands = true;
+  /// With it, a stride-2 depthwise conv reading the 1x1 conv's padded
+  /// result joins the bands (tfrt-fuse-conv-bands `tails`).
+  bool fuseConvBandTails = true;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

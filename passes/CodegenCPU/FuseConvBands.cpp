@@ -13,12 +13,14 @@
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace tfrt {
 #define GEN_PASS_DEF_FUSECONVBANDS
@@ -40,6 +42,18 @@ struct Chain {
   Operation *pwInit = nullptr;
   linalg::GenericOp e2;
   int64_t stride = 1, kh = 3;
+  /// Optional tail: the 1x1 conv's (or e2's) result inserted by `padInsert`
+  /// into the interior of a zero-bordered tensor (tfrt-pad-in-place's
+  /// padding) that only a second depthwise conv `dw3` (init by `dw3Init`,
+  /// optional elementwise `e3`) reads, `padTop` rows above and `padLeft`
+  /// columns left of the interior. `padOps`: the ops that build that
+  /// tensor, erased when the chain no longer needs them.
+  tensor::InsertSliceOp padInsert;
+  linalg::DepthwiseConv2DNchwChwOp dw3;
+  Operation *dw3Init = nullptr;
+  linalg::GenericOp e3;
+  int64_t padTop = 0, padLeft = 0, stride3 = 1;
+  SmallVector<Operation *> padOps;
 };
 
 /// Whether `m` (over the loops (n, c, h, w) of a 4-D elementwise op) reads
@@ -177,6 +191,120 @@ std::optional<Chain> matchChain(linalg::DepthwiseConv2DNchwChwOp dw,
   return c;
 }
 
+/// The static offsets, sizes and unit strides of a slice op, if it has them.
+bool staticBox(OffsetSizeAndStrideOpInterface op, SmallVector<int64_t> &offsets,
+               SmallVector<int64_t> &sizes) {
+  for (OpFoldResult s : op.getMixedStrides())
+    if (getConstantIntValue(s) != 1)
+      return false;
+  for (OpFoldResult o : op.getMixedOffsets()) {
+    std::optional<int64_t> v = getConstantIntValue(o);
+    if (!v)
+      return false;
+    offsets.push_back(*v);
+  }
+  for (OpFoldResult o : op.getMixedSizes()) {
+    std::optional<int64_t> v = getConstantIntValue(o);
+    if (!v)
+      return false;
+    sizes.push_back(*v);
+  }
+  return true;
+}
+
+/// Adds to `c` the tail that follows its 1x1 conv, if there is one: the
+/// result inserted into the interior of a tensor whose borders are zero
+/// fills (of a bufferization.alloc_tensor or tensor.empty), read only by a
+/// 3x3 stride-2 depthwise conv that reads no row below the interior (so
+/// that a band's rows come from the 1x1 conv, or from the zero rows above
+/// the first one).
+void matchTail(Chain &c) {
+  if (c.stride != 1)
+    return;
+  Value v = c.e2 ? c.e2->getResult(0) : c.pw->getResult(0);
+  if (!v.hasOneUse())
+    return;
+  auto ins = dyn_cast<tensor::InsertSliceOp>(*v.user_begin());
+  SmallVector<int64_t> offsets, sizes;
+  if (!ins || ins.getSource() != v || !ins->hasOneUse() ||
+      !staticBox(ins, offsets, sizes) || offsets.size() != 4 ||
+      offsets[0] != 0 || offsets[1] != 0)
+    return;
+  auto dw3 = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(*ins->user_begin());
+  if (!dw3 || !dw3.hasPureTensorSemantics() ||
+      dw3.getInputs()[0] != ins.getResult())
+    return;
+  auto vTy = cast<RankedTensorType>(v.getType());
+  auto pTy = ins.getResultType();
+  auto wTy = dyn_cast<RankedTensorType>(dw3.getInputs()[1].getType());
+  auto oTy = dyn_cast<RankedTensorType>(dw3->getResult(0).getType());
+  auto strides = dw3.getStrides().getValues<int64_t>();
+  auto dilations = dw3.getDilations().getValues<int64_t>();
+  if (!wTy || !oTy || !wTy.hasStaticShape() || !oTy.hasStaticShape() ||
+      !pTy.hasStaticShape() || wTy.getDimSize(1) != 3 ||
+      wTy.getDimSize(2) != 3 || strides[0] != 2 || strides[1] != 2 ||
+      dilations[0] != 1 || dilations[1] != 1)
+    return;
+  int64_t top = offsets[2], left = offsets[3], h = vTy.getDimSize(2),
+          w = vTy.getDimSize(3), oh = oTy.getDimSize(2);
+  // The first band starts above the interior by at most the band's first
+  // stride, and no window reaches below it.
+  if (top < 1 || top > 2 || left < 0 || 2 * (oh - 1) + 3 - top > h)
+    return;
+  // The padded tensor before the insert: zero fills inserted into an
+  // allocation, covering every position outside the interior.
+  SmallVector<SmallVector<int64_t>> boxes;
+  SmallVector<Operation *> ops{ins};
+  Value d = ins.getDest();
+  while (auto fillIns = d.getDefiningOp<tensor::InsertSliceOp>()) {
+    auto fill = fillIns.getSource().getDefiningOp<linalg::FillOp>();
+    SmallVector<int64_t> fo, fs;
+    if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
+        !staticBox(fillIns, fo, fs))
+      return;
+    fo.append(fs);
+    boxes.push_back(fo);
+    ops.append({fillIns, fill});
+    if (Operation *out = fill.getOutputs()[0].getDefiningOp())
+      ops.push_back(out);
+    d = fillIns.getDest();
+  }
+  if (!isa_and_nonnull<bufferization::AllocTensorOp, tensor::EmptyOp>(
+          d.getDefiningOp()))
+    return;
+  ops.push_back(d.getDefiningOp());
+  // Rows [r0, r1) x columns [c0, c1) of all channels inside one fill.
+  auto covered = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    if (r0 >= r1 || c0 >= c1)
+      return true;
+    return llvm::any_of(boxes, [&](ArrayRef<int64_t> b) {
+      return b[1] == 0 && b[5] == pTy.getDimSize(1) && b[2] <= r0 &&
+             b[2] + b[6] >= r1 && b[3] <= c0 && b[3] + b[7] >= c1;
+    });
+  };
+  int64_t ph = pTy.getDimSize(2), pw = pTy.getDimSize(3);
+  if (!covered(0, top, 0, pw) || !covered(top + h, ph, 0, pw) ||
+      !covered(0, ph, 0, left) || !covered(0, ph, left + w, pw))
+    return;
+  Operation *init3 = bandableInit(dw3.getOutputs()[0]);
+  if (!init3)
+    return;
+  // The interior slice the 1x1 conv's last op wrote into.
+  Operation *last = c.e2 ? c.e2.getOperation() : c.pwInit;
+  if (Operation *slot = cast<DestinationStyleOpInterface>(last)
+                            .getDpsInits()[0]
+                            .getDefiningOp())
+    ops.push_back(slot);
+  c.padInsert = ins;
+  c.dw3 = dw3;
+  c.dw3Init = init3;
+  c.e3 = bandableEpilogue(dw3->getResult(0), /*fullInputs=*/false);
+  c.padTop = top;
+  c.padLeft = left;
+  c.stride3 = 2;
+  c.padOps = ops;
+}
+
 /// The largest of 1..`most` that divides `n`.
 int64_t largestDivisor(int64_t n, int64_t most) {
   for (int64_t k = std::min(n, most); k > 1; --k)
@@ -186,23 +314,35 @@ int64_t largestDivisor(int64_t n, int64_t most) {
 }
 
 /// Replaces the chain by an scf.forall of `chunks` chunks of rows, each a
-/// loop over bands of `band` output rows.
+/// loop over bands of `band` output rows (of the tail's depthwise conv when
+/// there is one).
 void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
                   int64_t chunks) {
-  Operation *last = c.e2 ? c.e2.getOperation() : c.pw.getOperation();
+  Operation *last = c.dw3  ? (c.e3 ? c.e3.getOperation() : c.dw3.getOperation())
+                    : c.e2 ? c.e2.getOperation()
+                           : c.pw.getOperation();
   Location loc = c.pw.getLoc();
   MLIRContext *ctx = rewriter.getContext();
   auto outTy = cast<RankedTensorType>(last->getResult(0).getType());
   auto midTy = cast<RankedTensorType>(c.dw->getResult(0).getType());
+  auto pwTy = cast<RankedTensorType>(c.pw->getResult(0).getType());
   int64_t m = outTy.getDimSize(1), rows = outTy.getDimSize(2),
-          cols = outTy.getDimSize(3), ch = midTy.getDimSize(1);
+          cols = outTy.getDimSize(3), ch = midTy.getDimSize(1),
+          pwCols = pwTy.getDimSize(3), pwM = pwTy.getDimSize(1);
   int64_t chunkRows = rows / chunks;
-  int64_t inRows = c.stride * (band - 1) + c.kh;
+  // The 1x1 conv's rows per band: the band's, or with a tail the rows its
+  // 3x3 windows read (the band's padded rows, one more above for the first
+  // band, whose top rows are padding).
+  int64_t pwRows = c.dw3 ? c.stride3 * (band - 1) + 3 : band;
+  int64_t inRows = c.stride * (pwRows - 1) + c.kh;
   // The chain's result goes where its last op's result went: the last op's
   // init (its destination) is the forall's shared output.
   Value dest =
-      c.e2 ? c.e2.getDpsInits()[0]
-           : cast<DestinationStyleOpInterface>(c.pwInit).getDpsInits()[0];
+      c.dw3  ? (c.e3 ? c.e3.getDpsInits()[0]
+                     : cast<DestinationStyleOpInterface>(c.dw3Init)
+                          .getDpsInits()[0])
+      : c.e2 ? c.e2.getDpsInits()[0]
+             : cast<DestinationStyleOpInterface>(c.pwInit).getDpsInits()[0];
   rewriter.setInsertionPoint(last);
   auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
   auto forall = scf::ForallOp::create(
@@ -231,17 +371,34 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
       b, loc, cst(0), cst(chunkRows), cst(band), ValueRange{part},
       [&](OpBuilder &lb, Location, Value local, ValueRange iter) {
         Value row = arith::AddIOp::create(lb, loc, firstRow, local);
+        auto lcst = [&](int64_t v) {
+          return arith::ConstantIndexOp::create(lb, loc, v).getResult();
+        };
+        // The 1x1 conv's first row of this band; with a tail, the band's
+        // first padded row of its input less the padding above, and in the
+        // first band the padded rows start `place` rows into the band's
+        // tensor, above them zeros.
+        Value pwRow = row, place;
+        if (c.dw3) {
+          Value first = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
+                                              row, lcst(0));
+          place =
+              arith::SelectOp::create(lb, loc, first, lcst(c.padTop), lcst(0));
+          pwRow = arith::AddIOp::create(
+              lb, loc,
+              arith::SubIOp::create(
+                  lb, loc, arith::MulIOp::create(lb, loc, row, lcst(c.stride3)),
+                  lcst(c.padTop)),
+              place);
+        }
         // The depthwise conv's input rows of this band.
-        Value inRow =
-            c.stride == 1
-                ? row
-                : arith::MulIOp::create(
-                      lb, loc, row,
-                      arith::ConstantIndexOp::create(lb, loc, c.stride))
-                      .getResult();
+        Value inRow = c.stride == 1 ? pwRow
+                                    : arith::MulIOp::create(lb, loc, pwRow,
+                                                            lcst(c.stride))
+                                          .getResult();
         Value in = rowSlice(lb, c.dw.getInputs()[0], inRow, inRows);
-        auto bandTy =
-            RankedTensorType::get({1, ch, band, cols}, midTy.getElementType());
+        auto bandTy = RankedTensorType::get({1, ch, pwRows, pwCols},
+                                            midTy.getElementType());
         // Fresh tensors of a band each time (bufferization makes each one
         // buffer per chunk, hoisted out of the loop). The epilogues write
         // into tensors of their own, as in the async tiling's chunks, so
@@ -261,16 +418,16 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
           return cloneOn(init, onto.getType(), operands);
         };
         // An elementwise op on the band: `src` in place of `whole`, other
-        // full-size inputs sliced at the band's rows, into `onto`.
+        // full-size inputs sliced at rows [at, at + n), into `onto`.
         auto epilogueOn = [&](linalg::GenericOp g, Value whole, Value src,
-                              Value onto) {
+                              Value onto, Value at, int64_t n) {
           SmallVector<Value> operands;
           for (OpOperand *in : g.getDpsInputOperands()) {
             Value v = in->get();
             if (v == whole)
               operands.push_back(src);
             else if (g.getMatchingIndexingMap(in).isIdentity())
-              operands.push_back(rowSlice(lb, v, row, band));
+              operands.push_back(rowSlice(lb, v, at, n));
             else
               operands.push_back(v);
           }
@@ -280,13 +437,66 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
         Value d = initOn(c.dwInit, empty(bandTy));
         d = cloneOn(c.dw, bandTy, {in, c.dw.getInputs()[1], d});
         if (c.e1)
-          d = epilogueOn(c.e1, c.dw->getResult(0), d, empty(bandTy));
+          d = epilogueOn(c.e1, c.dw->getResult(0), d, empty(bandTy), pwRow,
+                         pwRows);
         Value out = rowSlice(lb, iter[0], local, band);
-        auto outTy = cast<RankedTensorType>(out.getType());
-        Value p = initOn(c.pwInit, c.e2 ? empty(outTy) : out);
-        p = cloneOn(c.pw, outTy, {d, c.pw.getDpsInputs()[1], p});
+        auto pwBandTy = RankedTensorType::get({1, pwM, pwRows, pwCols},
+                                              pwTy.getElementType());
+        // Without a tail the 1x1 conv writes the band of the output; with
+        // one, the interior of the band's zero-bordered tensor.
+        Value padded, target = out;
+        if (c.dw3) {
+          auto padTy = c.padInsert.getResultType();
+          int64_t pcols = padTy.getDimSize(3);
+          padded = empty(RankedTensorType::get(
+              {1, pwM, pwRows + c.padTop, pcols}, padTy.getElementType()));
+          Value zero = arith::ConstantOp::create(
+              lb, loc, lb.getFloatAttr(padTy.getElementType(), 0.0));
+          // Zeros above (read in the first band) and beside the interior.
+          auto zeroBox = [&](int64_t r, int64_t nr, int64_t col, int64_t nc) {
+            if (nr <= 0 || nc <= 0)
+              return;
+            SmallVector<OpFoldResult> o = {idx(0), idx(0), idx(r), idx(col)};
+            SmallVector<OpFoldResult> sz = {idx(1), idx(pwM), idx(nr), idx(nc)};
+            Value part =
+                tensor::ExtractSliceOp::create(lb, loc, padded, o, sz, ones);
+            Value f = linalg::FillOp::create(lb, loc, zero, part).getResult(0);
+            padded =
+                tensor::InsertSliceOp::create(lb, loc, f, padded, o, sz, ones);
+          };
+          int64_t right = c.padLeft + pwCols;
+          zeroBox(0, c.padTop, 0, pcols);
+          zeroBox(0, pwRows + c.padTop, 0, c.padLeft);
+          zeroBox(0, pwRows + c.padTop, right, pcols - right);
+          SmallVector<OpFoldResult> o = {idx(0), idx(0), place, idx(c.padLeft)};
+          SmallVector<OpFoldResult> sz = {idx(1), idx(pwM), idx(pwRows),
+                                          idx(pwCols)};
+          target = tensor::ExtractSliceOp::create(lb, loc, padded, o, sz, ones);
+        }
+        Value p = initOn(c.pwInit, c.e2 ? empty(pwBandTy) : target);
+        p = cloneOn(c.pw, pwBandTy, {d, c.pw.getDpsInputs()[1], p});
         if (c.e2)
-          p = epilogueOn(c.e2, c.pw->getResult(0), p, out);
+          p = epilogueOn(c.e2, c.pw->getResult(0), p, target, pwRow, pwRows);
+        if (c.dw3) {
+          auto padTy = c.padInsert.getResultType();
+          SmallVector<OpFoldResult> o = {idx(0), idx(0), place, idx(c.padLeft)};
+          SmallVector<OpFoldResult> sz = {idx(1), idx(pwM), idx(pwRows),
+                                          idx(pwCols)};
+          padded =
+              tensor::InsertSliceOp::create(lb, loc, p, padded, o, sz, ones);
+          // The tail's depthwise conv on the band's padded rows.
+          SmallVector<OpFoldResult> o3 = {idx(0), idx(0), idx(0), idx(0)};
+          SmallVector<OpFoldResult> sz3 = {idx(1), idx(pwM), idx(pwRows),
+                                           idx(padTy.getDimSize(3))};
+          Value x3 =
+              tensor::ExtractSliceOp::create(lb, loc, padded, o3, sz3, ones);
+          auto outBandTy = cast<RankedTensorType>(out.getType());
+          Value q = initOn(c.dw3Init, c.e3 ? empty(outBandTy) : out);
+          q = cloneOn(c.dw3, outBandTy, {x3, c.dw3.getInputs()[1], q});
+          if (c.e3)
+            q = epilogueOn(c.e3, c.dw3->getResult(0), q, out, row, band);
+          p = q;
+        }
         SmallVector<OpFoldResult> offsets = {idx(0), idx(0), local, idx(0)};
         SmallVector<OpFoldResult> sizes = {idx(1), idx(m), idx(band),
                                            idx(cols)};
@@ -300,11 +510,29 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
   tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(0), shared,
                                         offsets, sizes, ones);
   rewriter.replaceOp(last, forall.getResults());
-  for (Operation *op :
-       {c.e2 ? c.pw.getOperation() : nullptr, c.pwInit,
-        c.e1 ? c.e1.getOperation() : nullptr, c.dw.getOperation(), c.dwInit})
-    if (op && op->use_empty())
-      rewriter.eraseOp(op);
+  SmallVector<Operation *> dead = {
+      c.e3 ? c.dw3.getOperation() : nullptr,
+      c.dw3Init,
+      c.padInsert,
+      c.dw3 && c.e2 ? c.e2.getOperation() : nullptr,
+      c.e2 || c.dw3 ? c.pw.getOperation() : nullptr,
+      c.pwInit,
+      c.e1 ? c.e1.getOperation() : nullptr,
+      c.dw.getOperation(),
+      c.dwInit};
+  dead.append(c.padOps);
+  // Users before their operands: erase whatever has no use left until
+  // nothing changes.
+  llvm::SmallPtrSet<Operation *, 16> erased;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : dead)
+      if (op && !erased.contains(op) && op->use_empty()) {
+        erased.insert(op);
+        rewriter.eraseOp(op);
+        changed = true;
+      }
+  }
 }
 
 struct FuseConvBandsPass
@@ -326,17 +554,23 @@ struct FuseConvBandsPass
       if (dw->getParentOp() != getOperation().getOperation())
         return;
       if (std::optional<Chain> c =
-              matchChain(dw, maxChannels, minBytes, maxStride))
+              matchChain(dw, maxChannels, minBytes, maxStride)) {
+        if (tails)
+          matchTail(*c);
         chains.push_back(*c);
+      }
     });
     IRRewriter rewriter(&getContext());
     for (Chain &c : chains) {
-      auto outTy = cast<RankedTensorType>(c.pw->getResult(0).getType());
+      Operation *last = c.dw3 ? c.dw3.getOperation() : c.pw.getOperation();
+      auto outTy = cast<RankedTensorType>(last->getResult(0).getType());
       int64_t rows = outTy.getDimSize(2);
       int64_t band = largestDivisor(rows, bandRows);
       int64_t chunks = largestDivisor(rows / band, maxChunks);
       rewriteChain(rewriter, c, band, chunks);
       ++numChains;
+      if (c.dw3)
+        ++numTails;
     }
   }
 };

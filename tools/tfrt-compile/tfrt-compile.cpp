@@ -204,6 +204,12 @@ cl::opt<bool> fuseConvBandsOpt(
              "few rows, the depthwise output staying in cache (default on; "
              "=false: one pass over memory each)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fuseConvBandTailsOpt(
+    "fuse-conv-band-tails",
+    cl::desc("With --fuse-conv-bands: a 3x3 stride-2 depthwise convolution "
+             "that reads the 1x1 convolution's padded result joins the bands, "
+             "the 1x1 output staying in cache too (default on)"),
+    cl::init(true), cl::cat(category));
 cl::opt<unsigned> winogradTileOpt(
     "winograd-tile",
     cl::desc("With --winograd: the output tile, 2 (F(2x2, 3x3), default) or "
@@ -549,6 +555,7 @@ int main(int argc, char **argv) {
   popts.convPrefetchRows = convPrefetchRowsOpt;
   popts.winograd = winogradOpt;
   popts.fuseConvBands = fuseConvBandsOpt;
+  popts.fuseConvBandTails = fuseConvBandTailsOpt;
   popts.winogradTile = winogradTileOpt;
   popts.fusionRemarks = fusionReportOpt;
   popts.parallelMinCost = parallelMinCostOpt;

@@ -263,6 +263,35 @@ def epilogue_cases(rng):
         [stem("x", "w", None, "c"), helper.make_node("Relu", ["c"], ["y"])],
         {"x": [1, 4, 129, 127]}, [1, 24, 65, 64],
         [const("w", [24, 4, 3, 3])])
+    # Chains that take a stride-2 depthwise conv along (tfrt-fuse-conv-bands
+    # tails): the 1x1 conv's HardSwish written into a zero-bordered band
+    # that the second depthwise conv reads; bands of 4 rows of its 64
+    # output rows in 4 chunks, the first band's rows under a zero row.
+    # Then 124 x 136: 62 output rows in bands of 2, one chunk, 68 columns.
+    cases["dw_hswish_pw_hswish_then_dw_s2_relu_16to24_128x128"] = (
+        [helper.make_node("Conv", ["x", "dw", "db"], ["d"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=16),
+         helper.make_node("HardSwish", ["d"], ["h"]),
+         conv("h", "w", "b", "c"),
+         helper.make_node("HardSwish", ["c"], ["h2"]),
+         helper.make_node("Conv", ["h2", "dw2", "db2"], ["d2"],
+                          kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                          strides=[2, 2], group=24),
+         helper.make_node("Relu", ["d2"], ["y"])],
+        {"x": [1, 16, 128, 128]}, [1, 24, 64, 64],
+        [const("dw", [16, 1, 3, 3]), const("db", [16]),
+         const("w", [24, 16, 1, 1]), const("b", [24]),
+         const("dw2", [24, 1, 3, 3]), const("db2", [24])])
+    cases["dw_pw_then_dw_s2_16to16_124x136"] = (
+        [helper.make_node("Conv", ["x", "dw"], ["d"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=16),
+         conv("d", "w", "b", "c"),
+         helper.make_node("Relu", ["c"], ["r"]),
+         helper.make_node("Conv", ["r", "dw2"], ["y"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], strides=[2, 2], group=16)],
+        {"x": [1, 16, 124, 136]}, [1, 16, 62, 68],
+        [const("dw", [16, 1, 3, 3]), const("w", [16, 16, 1, 1]),
+         const("b", [16]), const("dw2", [16, 1, 3, 3])])
     cases["convtranspose_bn_relu_then_sigmoid_24_80x80"] = (
         [helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["t"],
                           kernel_shape=[2, 2], strides=[2, 2]),
