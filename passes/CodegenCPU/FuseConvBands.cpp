@@ -562,10 +562,22 @@ struct FuseConvBandsPass
     });
     IRRewriter rewriter(&getContext());
     for (Chain &c : chains) {
-      Operation *last = c.dw3 ? c.dw3.getOperation() : c.pw.getOperation();
-      auto outTy = cast<RankedTensorType>(last->getResult(0).getType());
-      int64_t rows = outTy.getDimSize(2);
+      auto rowsOf = [](Operation *op) {
+        return cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(2);
+      };
+      int64_t rows = rowsOf(c.dw3 ? c.dw3.getOperation() : c.pw.getOperation());
       int64_t band = largestDivisor(rows, bandRows);
+      // A tail whose band would read more rows of the 1x1 conv than it has
+      // (maps of a few rows) stays apart.
+      if (c.dw3 && c.stride3 * (band - 1) + 3 > rowsOf(c.pw)) {
+        c.padInsert = {};
+        c.dw3 = {};
+        c.dw3Init = nullptr;
+        c.e3 = {};
+        c.padOps.clear();
+        rows = rowsOf(c.pw);
+        band = largestDivisor(rows, bandRows);
+      }
       int64_t chunks = largestDivisor(rows / band, maxChunks);
       rewriteChain(rewriter, c, band, chunks);
       ++numChains;

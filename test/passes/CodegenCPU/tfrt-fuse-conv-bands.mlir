@@ -307,3 +307,60 @@ func.func @tail_unzeroed(%x: tensor<1x4x10x18xf32>) -> tensor<1x8x4x8xf32> {
   %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%padded, %dw3w : tensor<1x8x9x18xf32>, tensor<8x3x3xf32>) outs(%f3 : tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32>
   return %y : tensor<1x8x4x8xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#in4 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+#w4 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+#o4 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// A 2-row map: a band of the second depthwise conv's one output row would
+// read 3 rows of the 1x1 conv, which has 2, so the tail stays apart (the
+// padded tensor is built whole) and the chain is fused alone.
+// CHECK-LABEL: func.func @tail_too_short
+// S2-LABEL: func.func @tail_too_short
+// NARROW-LABEL: func.func @tail_too_short
+// SMALL-LABEL: func.func @tail_too_short
+// TAIL-LABEL: func.func @tail_too_short
+// TAIL: scf.forall
+// TAIL: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [1, 8, 2, 16]
+// TAIL: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x3x18xf32>
+func.func @tail_too_short(%x: tensor<1x4x4x18xf32>) -> tensor<1x8x1x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %dww = arith.constant dense<0.25> : tensor<4x3x3xf32>
+  %pww = arith.constant dense<0.125> : tensor<8x4x1x1xf32>
+  %dw3w = arith.constant dense<0.75> : tensor<8x3x3xf32>
+  %e0 = tensor.empty() : tensor<1x4x2x16xf32>
+  %b0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x4x2x16xf32>) -> tensor<1x4x2x16xf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %dww : tensor<1x4x4x18xf32>, tensor<4x3x3xf32>) outs(%b0 : tensor<1x4x2x16xf32>) -> tensor<1x4x2x16xf32>
+  %e1 = tensor.empty() : tensor<1x8x2x16xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
+  %p = linalg.generic {indexing_maps = [#in4, #w4, #o4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%d, %pww : tensor<1x4x2x16xf32>, tensor<8x4x1x1xf32>) outs(%f1 : tensor<1x8x2x16xf32>) {
+  ^bb0(%a: f32, %k: f32, %c: f32):
+    %m = arith.mulf %a, %k : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x2x16xf32>
+  %alloc = bufferization.alloc_tensor() : tensor<1x8x3x18xf32>
+  %top = tensor.extract_slice %alloc[0, 0, 0, 0] [1, 8, 1, 18] [1, 1, 1, 1] : tensor<1x8x3x18xf32> to tensor<1x8x1x18xf32>
+  %ft = linalg.fill ins(%zero : f32) outs(%top : tensor<1x8x1x18xf32>) -> tensor<1x8x1x18xf32>
+  %a1 = tensor.insert_slice %ft into %alloc[0, 0, 0, 0] [1, 8, 1, 18] [1, 1, 1, 1] : tensor<1x8x1x18xf32> into tensor<1x8x3x18xf32>
+  %left = tensor.extract_slice %a1[0, 0, 0, 0] [1, 8, 3, 1] [1, 1, 1, 1] : tensor<1x8x3x18xf32> to tensor<1x8x3x1xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%left : tensor<1x8x3x1xf32>) -> tensor<1x8x3x1xf32>
+  %a2 = tensor.insert_slice %fl into %a1[0, 0, 0, 0] [1, 8, 3, 1] [1, 1, 1, 1] : tensor<1x8x3x1xf32> into tensor<1x8x3x18xf32>
+  %right = tensor.extract_slice %a2[0, 0, 0, 17] [1, 8, 3, 1] [1, 1, 1, 1] : tensor<1x8x3x18xf32> to tensor<1x8x3x1xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%right : tensor<1x8x3x1xf32>) -> tensor<1x8x3x1xf32>
+  %a3 = tensor.insert_slice %fr into %a2[0, 0, 0, 17] [1, 8, 3, 1] [1, 1, 1, 1] : tensor<1x8x3x1xf32> into tensor<1x8x3x18xf32>
+  %slot = tensor.extract_slice %a3[0, 0, 1, 1] [1, 8, 2, 16] [1, 1, 1, 1] : tensor<1x8x3x18xf32> to tensor<1x8x2x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p : tensor<1x8x2x16xf32>) outs(%slot : tensor<1x8x2x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = arith.maximumf %v, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<1x8x2x16xf32>
+  %padded = tensor.insert_slice %r into %a3[0, 0, 1, 1] [1, 8, 2, 16] [1, 1, 1, 1] : tensor<1x8x2x16xf32> into tensor<1x8x3x18xf32>
+  %e3 = tensor.empty() : tensor<1x8x1x8xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x8x1x8xf32>) -> tensor<1x8x1x8xf32>
+  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%padded, %dw3w : tensor<1x8x3x18xf32>, tensor<8x3x3xf32>) outs(%f3 : tensor<1x8x1x8xf32>) -> tensor<1x8x1x8xf32>
+  return %y : tensor<1x8x1x8xf32>
+}
