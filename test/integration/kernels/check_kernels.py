@@ -267,7 +267,9 @@ def epilogue_cases(rng):
     # tails): the 1x1 conv's HardSwish written into a zero-bordered band
     # that the second depthwise conv reads; bands of 4 rows of its 64
     # output rows in 4 chunks, the first band's rows under a zero row.
-    # Then 124 x 136: 62 output rows in bands of 2, one chunk, 68 columns.
+    # Then 124 x 136 with the model's input added before the ReLU (sliced
+    # at each band's 5 rows of the 1x1 conv): 62 output rows in bands of
+    # 2, one chunk, 68 columns.
     cases["dw_hswish_pw_hswish_then_dw_s2_relu_16to24_128x128"] = (
         [helper.make_node("Conv", ["x", "dw", "db"], ["d"], kernel_shape=[3, 3],
                           pads=[1, 1, 1, 1], group=16),
@@ -282,11 +284,12 @@ def epilogue_cases(rng):
         [const("dw", [16, 1, 3, 3]), const("db", [16]),
          const("w", [24, 16, 1, 1]), const("b", [24]),
          const("dw2", [24, 1, 3, 3]), const("db2", [24])])
-    cases["dw_pw_then_dw_s2_16to16_124x136"] = (
+    cases["dw_pw_residual_relu_then_dw_s2_16to16_124x136"] = (
         [helper.make_node("Conv", ["x", "dw"], ["d"], kernel_shape=[3, 3],
                           pads=[1, 1, 1, 1], group=16),
          conv("d", "w", "b", "c"),
-         helper.make_node("Relu", ["c"], ["r"]),
+         helper.make_node("Add", ["c", "x"], ["a"]),
+         helper.make_node("Relu", ["a"], ["r"]),
          helper.make_node("Conv", ["r", "dw2"], ["y"], kernel_shape=[3, 3],
                           pads=[1, 1, 1, 1], strides=[2, 2], group=16)],
         {"x": [1, 16, 124, 136]}, [1, 16, 62, 68],
