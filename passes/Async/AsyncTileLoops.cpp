@@ -194,8 +194,8 @@ std::optional<Split> chooseSplit(linalg::LinalgOp op, int64_t cost,
 /// same type, as many loops as the result has dimensions, and identity maps on
 /// that result and on its own init (after a 1x1 conv also one that writes the
 /// [N, OH, M, OW] rows-outer input of a windowed conv through (d0, d2, d1,
-/// d3)). tfrt-vectorize-matmul (-depthwise) can then apply it to the register
-/// tiles of each chunk before they are stored.
+/// d3)). tfrt-vectorize-matmul (-depthwise, -conv-transpose, -conv) can then
+/// apply it to the register tiles of each chunk before they are stored.
 linalg::GenericOp epilogueConsumer(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   bool direct = isa<linalg::MatmulOp, linalg::DepthwiseConv2DNchwChwOp>(

@@ -42,19 +42,25 @@ struct Chain {
   Operation *pwInit = nullptr;
   linalg::GenericOp e2;
   int64_t stride = 1, kh = 3;
-  /// Optional tail: the 1x1 conv's (or e2's) result inserted by `padInsert`
-  /// into the interior of a zero-bordered tensor (tfrt-pad-in-place's
-  /// padding) that only a second depthwise conv `dw3` (init by `dw3Init`,
-  /// optional elementwise `e3`) reads, `padTop` rows above and `padLeft`
-  /// columns left of the interior. `padOps`: the ops that build that
-  /// tensor, erased when the chain no longer needs them.
-  tensor::InsertSliceOp padInsert;
-  linalg::DepthwiseConv2DNchwChwOp dw3;
-  Operation *dw3Init = nullptr;
-  linalg::GenericOp e3;
-  int64_t padTop = 0, padLeft = 0, stride3 = 1;
-  SmallVector<Operation *> padOps;
+  /// The 1x1 conv's (or e2's) result inserted by `padInsert` into the
+  /// interior of a zero-bordered tensor (tfrt-pad-in-place's padding) that
+  /// only a second, 3x3 stride-kTailStride depthwise conv `dw` (init by
+  /// `init`, optional elementwise `e`) reads, `padTop` rows above and
+  /// `padLeft` columns left of the interior. `padOps`: the ops that build
+  /// that tensor, erased when the chain no longer needs them.
+  struct Tail {
+    tensor::InsertSliceOp padInsert;
+    linalg::DepthwiseConv2DNchwChwOp dw;
+    Operation *init = nullptr;
+    linalg::GenericOp e;
+    int64_t padTop = 0, padLeft = 0;
+    SmallVector<Operation *> padOps;
+  };
+  std::optional<Tail> tail;
 };
+
+/// The stride of a tail's depthwise conv.
+constexpr int64_t kTailStride = 2;
 
 /// Whether `m` (over the loops (n, c, h, w) of a 4-D elementwise op) reads
 /// no spatial position: a per-channel value, a scalar or a [1, C, 1, 1]
@@ -212,13 +218,22 @@ bool staticBox(OffsetSizeAndStrideOpInterface op, SmallVector<int64_t> &offsets,
   return true;
 }
 
+/// The largest of 1..`most` that divides `n`.
+int64_t largestDivisor(int64_t n, int64_t most) {
+  for (int64_t k = std::min(n, most); k > 1; --k)
+    if (n % k == 0)
+      return k;
+  return 1;
+}
+
 /// Adds to `c` the tail that follows its 1x1 conv, if there is one: the
 /// result inserted into the interior of a tensor whose borders are zero
 /// fills (of a bufferization.alloc_tensor or tensor.empty), read only by a
 /// 3x3 stride-2 depthwise conv that reads no row below the interior (so
 /// that a band's rows come from the 1x1 conv, or from the zero rows above
-/// the first one).
-void matchTail(Chain &c) {
+/// the first one), and whose band of up to `bandRows` rows reads no more
+/// rows than the 1x1 conv has.
+void matchTail(Chain &c, int64_t bandRows) {
   if (c.stride != 1)
     return;
   Value v = c.e2 ? c.e2->getResult(0) : c.pw->getResult(0);
@@ -242,14 +257,17 @@ void matchTail(Chain &c) {
   auto dilations = dw3.getDilations().getValues<int64_t>();
   if (!wTy || !oTy || !wTy.hasStaticShape() || !oTy.hasStaticShape() ||
       !pTy.hasStaticShape() || wTy.getDimSize(1) != 3 ||
-      wTy.getDimSize(2) != 3 || strides[0] != 2 || strides[1] != 2 ||
-      dilations[0] != 1 || dilations[1] != 1)
+      wTy.getDimSize(2) != 3 || strides[0] != kTailStride ||
+      strides[1] != kTailStride || dilations[0] != 1 || dilations[1] != 1)
     return;
   int64_t top = offsets[2], left = offsets[3], h = vTy.getDimSize(2),
           w = vTy.getDimSize(3), oh = oTy.getDimSize(2);
   // The first band starts above the interior by at most the band's first
-  // stride, and no window reaches below it.
-  if (top < 1 || top > 2 || left < 0 || 2 * (oh - 1) + 3 - top > h)
+  // stride, no window reaches below it, and a band's windows read at most
+  // the 1x1 conv's rows (maps of a few rows keep the tail apart).
+  int64_t band = largestDivisor(oh, bandRows);
+  if (top < 1 || top > kTailStride || left < 0 ||
+      kTailStride * (oh - 1) + 3 - top > h || kTailStride * (band - 1) + 3 > h)
     return;
   // The padded tensor before the insert: zero fills inserted into an
   // allocation, covering every position outside the interior.
@@ -295,22 +313,11 @@ void matchTail(Chain &c) {
                             .getDpsInits()[0]
                             .getDefiningOp())
     ops.push_back(slot);
-  c.padInsert = ins;
-  c.dw3 = dw3;
-  c.dw3Init = init3;
-  c.e3 = bandableEpilogue(dw3->getResult(0), /*fullInputs=*/false);
-  c.padTop = top;
-  c.padLeft = left;
-  c.stride3 = 2;
-  c.padOps = ops;
-}
-
-/// The largest of 1..`most` that divides `n`.
-int64_t largestDivisor(int64_t n, int64_t most) {
-  for (int64_t k = std::min(n, most); k > 1; --k)
-    if (n % k == 0)
-      return k;
-  return 1;
+  c.tail = Chain::Tail{
+      ins,   dw3,
+      init3, bandableEpilogue(dw3->getResult(0), /*fullInputs=*/false),
+      top,   left,
+      ops};
 }
 
 /// Replaces the chain by an scf.forall of `chunks` chunks of rows, each a
@@ -318,7 +325,8 @@ int64_t largestDivisor(int64_t n, int64_t most) {
 /// there is one).
 void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
                   int64_t chunks) {
-  Operation *last = c.dw3  ? (c.e3 ? c.e3.getOperation() : c.dw3.getOperation())
+  Chain::Tail *t = c.tail ? &*c.tail : nullptr;
+  Operation *last = t      ? (t->e ? t->e.getOperation() : t->dw.getOperation())
                     : c.e2 ? c.e2.getOperation()
                            : c.pw.getOperation();
   Location loc = c.pw.getLoc();
@@ -333,14 +341,13 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
   // The 1x1 conv's rows per band: the band's, or with a tail the rows its
   // 3x3 windows read (the band's padded rows, one more above for the first
   // band, whose top rows are padding).
-  int64_t pwRows = c.dw3 ? c.stride3 * (band - 1) + 3 : band;
+  int64_t pwRows = t ? kTailStride * (band - 1) + 3 : band;
   int64_t inRows = c.stride * (pwRows - 1) + c.kh;
   // The chain's result goes where its last op's result went: the last op's
   // init (its destination) is the forall's shared output.
   Value dest =
-      c.dw3  ? (c.e3 ? c.e3.getDpsInits()[0]
-                     : cast<DestinationStyleOpInterface>(c.dw3Init)
-                          .getDpsInits()[0])
+      t      ? (t->e ? t->e.getDpsInits()[0]
+                     : cast<DestinationStyleOpInterface>(t->init).getDpsInits()[0])
       : c.e2 ? c.e2.getDpsInits()[0]
              : cast<DestinationStyleOpInterface>(c.pwInit).getDpsInits()[0];
   rewriter.setInsertionPoint(last);
@@ -379,16 +386,17 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
         // first band the padded rows start `place` rows into the band's
         // tensor, above them zeros.
         Value pwRow = row, place;
-        if (c.dw3) {
+        if (t) {
           Value first = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
                                               row, lcst(0));
           place =
-              arith::SelectOp::create(lb, loc, first, lcst(c.padTop), lcst(0));
+              arith::SelectOp::create(lb, loc, first, lcst(t->padTop), lcst(0));
           pwRow = arith::AddIOp::create(
               lb, loc,
               arith::SubIOp::create(
-                  lb, loc, arith::MulIOp::create(lb, loc, row, lcst(c.stride3)),
-                  lcst(c.padTop)),
+                  lb, loc,
+                  arith::MulIOp::create(lb, loc, row, lcst(kTailStride)),
+                  lcst(t->padTop)),
               place);
         }
         // The depthwise conv's input rows of this band.
@@ -445,11 +453,13 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
         // Without a tail the 1x1 conv writes the band of the output; with
         // one, the interior of the band's zero-bordered tensor.
         Value padded, target = out;
-        if (c.dw3) {
-          auto padTy = c.padInsert.getResultType();
+        // The interior of the band's zero-bordered tensor.
+        SmallVector<OpFoldResult> interiorAt, interiorSize;
+        if (t) {
+          auto padTy = t->padInsert.getResultType();
           int64_t pcols = padTy.getDimSize(3);
           padded = empty(RankedTensorType::get(
-              {1, pwM, pwRows + c.padTop, pcols}, padTy.getElementType()));
+              {1, pwM, pwRows + t->padTop, pcols}, padTy.getElementType()));
           Value zero = arith::ConstantOp::create(
               lb, loc, lb.getFloatAttr(padTy.getElementType(), 0.0));
           // Zeros above (read in the first band) and beside the interior.
@@ -464,26 +474,23 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
             padded =
                 tensor::InsertSliceOp::create(lb, loc, f, padded, o, sz, ones);
           };
-          int64_t right = c.padLeft + pwCols;
-          zeroBox(0, c.padTop, 0, pcols);
-          zeroBox(0, pwRows + c.padTop, 0, c.padLeft);
-          zeroBox(0, pwRows + c.padTop, right, pcols - right);
-          SmallVector<OpFoldResult> o = {idx(0), idx(0), place, idx(c.padLeft)};
-          SmallVector<OpFoldResult> sz = {idx(1), idx(pwM), idx(pwRows),
-                                          idx(pwCols)};
-          target = tensor::ExtractSliceOp::create(lb, loc, padded, o, sz, ones);
+          int64_t right = t->padLeft + pwCols;
+          zeroBox(0, t->padTop, 0, pcols);
+          zeroBox(0, pwRows + t->padTop, 0, t->padLeft);
+          zeroBox(0, pwRows + t->padTop, right, pcols - right);
+          interiorAt = {idx(0), idx(0), place, idx(t->padLeft)};
+          interiorSize = {idx(1), idx(pwM), idx(pwRows), idx(pwCols)};
+          target = tensor::ExtractSliceOp::create(lb, loc, padded, interiorAt,
+                                                  interiorSize, ones);
         }
         Value p = initOn(c.pwInit, c.e2 ? empty(pwBandTy) : target);
         p = cloneOn(c.pw, pwBandTy, {d, c.pw.getDpsInputs()[1], p});
         if (c.e2)
           p = epilogueOn(c.e2, c.pw->getResult(0), p, target, pwRow, pwRows);
-        if (c.dw3) {
-          auto padTy = c.padInsert.getResultType();
-          SmallVector<OpFoldResult> o = {idx(0), idx(0), place, idx(c.padLeft)};
-          SmallVector<OpFoldResult> sz = {idx(1), idx(pwM), idx(pwRows),
-                                          idx(pwCols)};
-          padded =
-              tensor::InsertSliceOp::create(lb, loc, p, padded, o, sz, ones);
+        if (t) {
+          auto padTy = t->padInsert.getResultType();
+          padded = tensor::InsertSliceOp::create(lb, loc, p, padded, interiorAt,
+                                                 interiorSize, ones);
           // The tail's depthwise conv on the band's padded rows.
           SmallVector<OpFoldResult> o3 = {idx(0), idx(0), idx(0), idx(0)};
           SmallVector<OpFoldResult> sz3 = {idx(1), idx(pwM), idx(pwRows),
@@ -491,10 +498,10 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
           Value x3 =
               tensor::ExtractSliceOp::create(lb, loc, padded, o3, sz3, ones);
           auto outBandTy = cast<RankedTensorType>(out.getType());
-          Value q = initOn(c.dw3Init, c.e3 ? empty(outBandTy) : out);
-          q = cloneOn(c.dw3, outBandTy, {x3, c.dw3.getInputs()[1], q});
-          if (c.e3)
-            q = epilogueOn(c.e3, c.dw3->getResult(0), q, out, row, band);
+          Value q = initOn(t->init, t->e ? empty(outBandTy) : out);
+          q = cloneOn(t->dw, outBandTy, {x3, t->dw.getInputs()[1], q});
+          if (t->e)
+            q = epilogueOn(t->e, t->dw->getResult(0), q, out, row, band);
           p = q;
         }
         SmallVector<OpFoldResult> offsets = {idx(0), idx(0), local, idx(0)};
@@ -510,17 +517,17 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
   tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(0), shared,
                                         offsets, sizes, ones);
   rewriter.replaceOp(last, forall.getResults());
-  SmallVector<Operation *> dead = {
-      c.e3 ? c.dw3.getOperation() : nullptr,
-      c.dw3Init,
-      c.padInsert,
-      c.dw3 && c.e2 ? c.e2.getOperation() : nullptr,
-      c.e2 || c.dw3 ? c.pw.getOperation() : nullptr,
-      c.pwInit,
-      c.e1 ? c.e1.getOperation() : nullptr,
-      c.dw.getOperation(),
-      c.dwInit};
-  dead.append(c.padOps);
+  SmallVector<Operation *> dead = {t && t->e ? t->dw.getOperation() : nullptr,
+                                   t ? t->init : nullptr,
+                                   t ? t->padInsert.getOperation() : nullptr,
+                                   t && c.e2 ? c.e2.getOperation() : nullptr,
+                                   c.e2 || t ? c.pw.getOperation() : nullptr,
+                                   c.pwInit,
+                                   c.e1 ? c.e1.getOperation() : nullptr,
+                                   c.dw.getOperation(),
+                                   c.dwInit};
+  if (t)
+    dead.append(t->padOps);
   // Users before their operands: erase whatever has no use left until
   // nothing changes.
   llvm::SmallPtrSet<Operation *, 16> erased;
@@ -556,32 +563,21 @@ struct FuseConvBandsPass
       if (std::optional<Chain> c =
               matchChain(dw, maxChannels, minBytes, maxStride)) {
         if (tails)
-          matchTail(*c);
+          matchTail(*c, bandRows);
         chains.push_back(*c);
       }
     });
     IRRewriter rewriter(&getContext());
     for (Chain &c : chains) {
-      auto rowsOf = [](Operation *op) {
-        return cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(2);
-      };
-      int64_t rows = rowsOf(c.dw3 ? c.dw3.getOperation() : c.pw.getOperation());
+      Operation *last =
+          c.tail ? c.tail->dw.getOperation() : c.pw.getOperation();
+      int64_t rows =
+          cast<RankedTensorType>(last->getResult(0).getType()).getDimSize(2);
       int64_t band = largestDivisor(rows, bandRows);
-      // A tail whose band would read more rows of the 1x1 conv than it has
-      // (maps of a few rows) stays apart.
-      if (c.dw3 && c.stride3 * (band - 1) + 3 > rowsOf(c.pw)) {
-        c.padInsert = {};
-        c.dw3 = {};
-        c.dw3Init = nullptr;
-        c.e3 = {};
-        c.padOps.clear();
-        rows = rowsOf(c.pw);
-        band = largestDivisor(rows, bandRows);
-      }
       int64_t chunks = largestDivisor(rows / band, maxChunks);
       rewriteChain(rewriter, c, band, chunks);
       ++numChains;
-      if (c.dw3)
+      if (c.tail)
         ++numTails;
     }
   }
