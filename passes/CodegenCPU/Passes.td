@@ -374,8 +374,9 @@ def FuseConvBands : Pass<"tfrt-fuse-conv-bands", "mlir::func::FuncOp"> {
     With `tails` (default on), a stride-1 chain whose last result goes into
     the interior of a zero-bordered tensor (tfrt-pad-in-place's padding:
     fills of the border of an allocation) that only a 3x3 stride-2
-    depthwise conv reads, which reads no row below the interior, takes
-    that conv (with its init and epilogue) along: the bands are then the
+    depthwise conv reads, which reads no row below the interior and whose
+    band reads no more rows than the 1x1 conv has, takes that conv (with
+    its init and epilogue) along: the bands are then the
     second depthwise conv's output rows; each computes the 2 * band + 1
     rows of the 1x1 conv that its windows read (the first band: the rows
     below the padding, with zero rows above) into a band-sized tensor with
