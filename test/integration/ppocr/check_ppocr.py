@@ -69,6 +69,10 @@ def parse_args(argv):
     p.add_argument("--work-dir", default=os.path.join(REPO_ROOT, "build", "test", "e2e", "ppocr-cls"))
     p.add_argument("--timeout", type=int, default=600, help="seconds per command (default: 600)")
     p.add_argument("--model", choices=sorted(MODELS), default="cls")
+    p.add_argument("--input-shape", default="",
+                   help="the input's shape as D0xD1x... (default: the model's "
+                        "usual shape above); other image sizes exercise the "
+                        "kernels' edge cases that shape specialisation creates")
     p.add_argument("--mcpu", default="",
                    help="tfrt-compile --mcpu (default: the host); the test is "
                         "skipped when this machine lacks the CPU's vector "
@@ -171,6 +175,16 @@ def main(argv):
     args = parse_args(argv)
     NAME = args.model
     MODEL_FILE, INPUT_SHAPE = MODELS[NAME]
+    if args.input_shape:
+        try:
+            INPUT_SHAPE = tuple(int(d) for d in args.input_shape.split("x"))
+        except ValueError:
+            INPUT_SHAPE = ()
+        if len(INPUT_SHAPE) != 4 or min(INPUT_SHAPE) < 1:
+            print("error: --input-shape %s: expected four positive sizes as "
+                  "D0xD1xD2xD3" % args.input_shape)
+            print("0 passed, 1 failed")
+            return 1
     model = os.path.join(args.models_dir, MODEL_FILE)
     try:
         check_prerequisites(args, model)
