@@ -180,7 +180,10 @@ def VectorizeMatmul : Pass<"tfrt-vectorize-matmul", "mlir::func::FuncOp"> {
     other ops still read (the columns past the last whole panel, split off
     by tfrt-split-matmul-columns) become small constants of their own, so
     the unpacked weights are not kept as well (PP-OCRv4 rec's final
-    40 x 120 x 6625 classifier).
+    40 x 120 x 6625 classifier). Such weights come from memory on every
+    run: while a block of columns runs, its row tiles prefetch the next
+    block's panels, each row tile its share of the K rows (rec's classifier
+    inside rec: 71% -> 85% of peak).
 
     Seeded accumulators (`seed-init`): when K stays whole (K <= 512) and
     the init is a `linalg.fill` or the broadcast of a rank-1 tensor along

@@ -393,7 +393,7 @@ std::optional<FillInit> matchFillInit(linalg::MatmulOp op) {
 constexpr int64_t kCriticalStride = 4096;
 
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase, int64_t rm);
+                     Value panelBase, int64_t rm, bool prefetchNextBlock);
 
 /// A matmul whose right operand's rows are a multiple of 4 KiB
 /// (`pack-min-rows`): the operand is packed into [N/32][K][32] panels
@@ -424,7 +424,8 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   if (site->before != op.getOperation())
     packChunks = largestDivisor(n / nr, {8, 4, 2});
   Value packed = packPanels(rewriter, loc, rhs, nr, packChunks);
-  emitPackedTiles(rewriter, op, packed, Value(), rm);
+  emitPackedTiles(rewriter, op, packed, Value(), rm,
+                  /*prefetchNextBlock=*/false);
   return success();
 }
 
@@ -436,8 +437,16 @@ LogicalResult packedOne(RewriterBase &rewriter, linalg::MatmulOp op,
 /// start from the fill value when the init is a fill. `packed` is
 /// [panels, K, 32]; column j of `op` is in panel `panelBase + j / 32`
 /// (`j / 32` when `panelBase` is null).
+///
+/// With `prefetchNextBlock` (constant weights, which come from memory on
+/// every run), the first row tile of each block of nt columns prefetches
+/// the same K rows of the next block's panels: the block's other row tiles
+/// then run while those lines arrive, instead of the next block's first row
+/// tile waiting for them. PP-OCRv4 rec's classifier (40 x 120 x 6625, its
+/// 3.2 MB of panels read once per run) ran at 62% of peak inside rec and at
+/// 91% as a one-node model with the panels in cache.
 void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
-                     Value panelBase, int64_t rm) {
+                     Value panelBase, int64_t rm, bool prefetchNextBlock) {
   auto a = cast<RankedTensorType>(op.getInputs()[0].getType());
   auto c = cast<RankedTensorType>(op.getOutputs()[0].getType());
   int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
@@ -467,14 +476,30 @@ void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
   AffineMap panelMap = AffineMap::get(3, 0, {d(1), d(2)}, ctx);
   tfrt::MatmulContraction contraction = tfrt::matmulContraction(rewriter);
   ArrayAttr mapsAttr = contraction.maps, iters = contraction.iterators;
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  Value packedBuffer;
+  if (prefetchNextBlock) {
+    auto layout = StridedLayoutAttr::get(
+        ctx, ShapedType::kDynamic,
+        SmallVector<int64_t>(packedType.getRank(), ShapedType::kDynamic));
+    packedBuffer = bufferization::ToBufferOp::create(
+        rewriter, loc, MemRefType::get(packedType.getShape(), f32, layout),
+        packed, /*read_only=*/true);
+  }
 
   // One register tile: rows [mi, mi + rm), columns [col, col + nr), K
-  // block [kb, kb + kt).
+  // block [kb, kb + kt); with `prefetch`, also the lines of the panel nt
+  // columns further (the last panel at the end) at the same K rows.
   auto tile = [&](OpBuilder &b, Location l, Value out, Value kb, Value mi,
-                  Value col) -> Value {
+                  Value col, bool prefetch) -> Value {
     Value panel = arith::DivUIOp::create(b, l, col, cst(b, nr));
     if (panelBase)
       panel = arith::AddIOp::create(b, l, panelBase, panel);
+    Value nextPanel;
+    if (prefetch)
+      nextPanel = arith::MinSIOp::create(
+          b, l, arith::AddIOp::create(b, l, panel, cst(b, nt / nr)),
+          cst(b, packedType.getDimSize(0) - 1));
     Value acc;
     if (fillInit) {
       Value first =
@@ -510,6 +535,23 @@ void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
           Value y = vector::TransferReadOp::create(
               b, l, rhsType, packed, ValueRange{panel, ki, c0}, zero, panelMap,
               ArrayRef<bool>{true, true});
+          if (prefetch) {
+            // Row tile t of P prefetches rows [t kt / P, (t + 1) kt / P)
+            // of the block: each step one row, the block's K rows spread
+            // over all its row tiles.
+            int64_t passes = m / rm;
+            Value pass = arith::DivUIOp::create(b, l, mi, cst(b, rm));
+            Value row = arith::DivUIOp::create(
+                b, l,
+                arith::AddIOp::create(
+                    b, l, arith::MulIOp::create(b, l, pass, cst(b, kt)), kk),
+                cst(b, passes));
+            row = arith::AddIOp::create(b, l, kb, row);
+            for (int64_t line = 0; line < nr; line += 16)
+              memref::PrefetchOp::create(
+                  b, l, packedBuffer, ValueRange{nextPanel, row, cst(b, line)},
+                  /*isWrite=*/false, /*locality=*/3, /*isDataCache=*/true);
+          }
           Value r = vector::ContractionOp::create(b, l, x, y, kIter[0],
                                                   mapsAttr, iters);
           scf::YieldOp::create(b, l, r);
@@ -527,18 +569,23 @@ void emitPackedTiles(RewriterBase &rewriter, linalg::MatmulOp op, Value packed,
         auto kbLoop = scf::ForOp::create(
             b, l, c0, cst(b, k), cst(b, kt), nbIter,
             [&](OpBuilder &b, Location l, Value kb, ValueRange kbIter) {
+              // The block's panels for rows [mi, mi + rm).
+              auto rowTiles = [&](OpBuilder &b, Location l, Value mi, Value out,
+                                  bool prefetch) -> Value {
+                auto pLoop = scf::ForOp::create(
+                    b, l, c0, cst(b, nt), cst(b, nr), ValueRange{out},
+                    [&](OpBuilder &b, Location l, Value pj, ValueRange pIter) {
+                      Value col = arith::AddIOp::create(b, l, nb, pj);
+                      scf::YieldOp::create(
+                          b, l, tile(b, l, pIter[0], kb, mi, col, prefetch));
+                    });
+                return pLoop.getResult(0);
+              };
               auto mLoop = scf::ForOp::create(
                   b, l, c0, cst(b, m), cst(b, rm), kbIter,
                   [&](OpBuilder &b, Location l, Value mi, ValueRange mIter) {
-                    auto pLoop = scf::ForOp::create(
-                        b, l, c0, cst(b, nt), cst(b, nr), mIter,
-                        [&](OpBuilder &b, Location l, Value pj,
-                            ValueRange pIter) {
-                          Value col = arith::AddIOp::create(b, l, nb, pj);
-                          scf::YieldOp::create(
-                              b, l, tile(b, l, pIter[0], kb, mi, col));
-                        });
-                    scf::YieldOp::create(b, l, pLoop.getResult(0));
+                    scf::YieldOp::create(
+                        b, l, rowTiles(b, l, mi, mIter[0], prefetchNextBlock));
                   });
               scf::YieldOp::create(b, l, mLoop.getResult(0));
             });
@@ -642,7 +689,7 @@ LogicalResult constPackedOne(RewriterBase &rewriter, linalg::MatmulOp op,
   Value base = arith::DivUIOp::create(
       rewriter, loc, off,
       arith::ConstantIndexOp::create(rewriter, loc, kPanelColumns));
-  emitPackedTiles(rewriter, op, packed, base, rm);
+  emitPackedTiles(rewriter, op, packed, base, rm, /*prefetchNextBlock=*/true);
   return success();
 }
 
