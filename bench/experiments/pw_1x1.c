@@ -4,9 +4,12 @@
 // [CI, HW] input in column blocks of NB, split into `chunks` parallel-chunk
 // row ranges run one after the other (as at 1 thread). Prints the best of 30
 // in ms, GFLOP/s and % of a 227 GFLOP/s peak; with `cold` = 1 the caches are
-// flushed (16 MB written) before each run.
+// flushed (16 MB written) before each run. -DNT=1 writes the outputs with
+// streaming (non-temporal) stores; -DCONSUME=1 then also times a reader of
+// the whole output right after each run (a consumer, as the next layer).
 //
-//   clang-22 -O3 -march=native [-DCI=48 -DCM=48 -DHW=25600 -DNB=256 -DPF=0] \
+//   clang-22 -O3 -march=native [-DCI=48 -DCM=48 -DHW=25600 -DNB=256 -DPF=0 \
+//       -DNT=0 -DCONSUME=0] \
 //       bench/experiments/pw_1x1.c -o build/pw_1x1
 //   build/pw_1x1 COLD CHUNKS
 //
@@ -28,6 +31,17 @@
 #ifndef PF
 #define PF 0
 #endif
+#ifndef NT
+#define NT 0
+#endif
+#ifndef CONSUME
+#define CONSUME 0
+#endif
+#if NT
+#define STORE _mm512_stream_ps
+#else
+#define STORE _mm512_storeu_ps
+#endif
 #ifndef NB
 #define NB 256
 #endif
@@ -37,6 +51,7 @@ static double now(void) {
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 static float w[CM][CI], b[CM];
+static volatile float sink;
 // rows [m0,m1) , columns blocks of NB
 __attribute__((noinline)) static void pw(const float *in, float *out, int m0s,
                                          int m1s) {
@@ -62,8 +77,8 @@ __attribute__((noinline)) static void pw(const float *in, float *out, int m0s,
           }
         }
         for (int i = 0; i < 8; ++i) {
-          _mm512_storeu_ps(out + (size_t)(m0 + i) * HW + w0, acc[i][0]);
-          _mm512_storeu_ps(out + (size_t)(m0 + i) * HW + w0 + 16, acc[i][1]);
+          STORE(out + (size_t)(m0 + i) * HW + w0, acc[i][0]);
+          STORE(out + (size_t)(m0 + i) * HW + w0 + 16, acc[i][1]);
         }
       }
 }
@@ -91,6 +106,12 @@ int main(int argc, char **argv) {
     for (int c = 0; c < chunks; ++c)
       pw(in, out, c * CM / chunks, (c + 1) * CM / chunks);
     __asm__ volatile("" ::: "memory");
+#if CONSUME
+    __m512 s = _mm512_setzero_ps();
+    for (size_t i = 0; i < (size_t)CM * HW; i += 16)
+      s = _mm512_add_ps(s, _mm512_load_ps(out + i));
+    sink += _mm512_reduce_add_ps(s);
+#endif
     t = now() - t;
     if (t < best)
       best = t;
