@@ -75,6 +75,11 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   if (opts.profile)
     pm.addNestedPass<func::FuncOp>(createProfileCountFlops());
   if (opts.optLevel >= 1 && opts.cpuKernels) {
+    // Before the async tiling: its rows become parallel chunks of their own.
+    VectorizeSoftmaxOptions softmax;
+    softmax.lanes =
+        codegen::VectorUnit{opts.vectorBits, opts.vectorRegisters}.lanes();
+    pm.addNestedPass<func::FuncOp>(createVectorizeSoftmax(softmax));
     pm.addNestedPass<func::FuncOp>(createSplitConvPhases());
     pm.addNestedPass<func::FuncOp>(createPadInPlace());
     // The products' 8 x 32 register tiles need 16 of 32 zmm registers.

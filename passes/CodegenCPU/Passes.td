@@ -820,6 +820,49 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
   ];
 }
 
+def VectorizeSoftmax : Pass<"tfrt-vectorize-softmax", "mlir::func::FuncOp"> {
+  let summary = "Softmax over the last axis as three vector passes per row";
+  let description = [{
+    On tensors: the five static f32 generics that `graph.softmax` over the
+    last axis lowers to (the row maximum into an init, `exp(x - max)`, the
+    row sum into an init, `1 / sum`, the product), each intermediate read
+    only inside the chain, become one loop over the rows whose body makes
+    three passes over its row (at least `lanes` elements) while it is in
+    L1: the maximum, `exp(x - max)` written to the output and summed, and
+    the output scaled by `1 / sum`. Each pass reads `lanes * unroll`
+    elements at a time, then whole `lanes`-vectors, then one masked
+    vector. With enough rows the loop is an `scf.forall` of up to
+    `max-chunks` equal chunks of rows of at least `min-chunk-elements`
+    elements each (the row count split evenly), which tfrt-async-outline
+    runs in parallel. The five generics made five passes over the tensor,
+    three of them separate parallel loops; the sums are reassociated.
+
+    Before: PP-OCRv4 rec's `softmax` of its 1x40x6625 classifier output,
+    five `linalg.generic`s. After: an `scf.forall` of 4 chunks of 10 rows,
+    each row 103 wide (64-float) and 1 whole vector per pass and one
+    masked vector for the last element.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "f32 lanes of one vector">,
+    Option<"unroll", "unroll", "int64_t", /*default=*/"4",
+           "vectors per step of the main loops">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"4",
+           "Most parallel chunks of rows">,
+    Option<"minChunkElements", "min-chunk-elements", "int64_t",
+           /*default=*/"32768",
+           "Fewest elements in a chunk of rows (below: one loop)">,
+  ];
+  let statistics = [
+    Statistic<"numSoftmax", "num-softmax", "Softmax chains rewritten">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def VectorizeReductions : Pass<"tfrt-vectorize-reductions", "mlir::func::FuncOp"> {
   let summary = "Sums, maxima and minima over trailing dimensions with vector accumulators";
   let description = [{

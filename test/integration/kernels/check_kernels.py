@@ -648,6 +648,33 @@ def newer_op_cases(rng):
     }
 
 
+def softmax_cases(rng):
+    """Softmax over the last axis (tfrt-vectorize-softmax: three vector
+    passes per row, chunks of rows in parallel): name: (nodes, input shape
+    of x, output shape of y, initializers, input range). rec's classifier
+    (MatMul + bias + Softmax over 6625: 4 chunks of 10 rows, one masked
+    element per row), attention rows of 40, rows of 17 and 16 with inputs
+    wide enough that exp underflows; and softmaxes the pass leaves to the
+    generics (rows of 5, a softmax over axis 1)."""
+    w = numpy_helper.from_array(
+        (rng.standard_normal((120, 6625)) * 0.3).astype(np.float32), "w")
+    b = numpy_helper.from_array(
+        (rng.standard_normal(6625) * 0.5).astype(np.float32), "b")
+    def softmax(axis=-1, src="x"):
+        return [helper.make_node("Softmax", [src], ["y"], axis=axis)]
+    return {
+        "softmax_classifier_40x120x6625": (
+            [helper.make_node("MatMul", ["x", "w"], ["l"]),
+             helper.make_node("Add", ["l", "b"], ["lb"])] + softmax(src="lb"),
+            [1, 40, 120], [1, 40, 6625], [w, b], 4),
+        "softmax_attention_8x40x40": (softmax(), [1, 8, 40, 40], [1, 8, 40, 40], [], 20),
+        "softmax_rows_of_17_underflow": (softmax(), [3, 5, 17], [3, 5, 17], [], 200),
+        "softmax_rows_of_16": (softmax(), [4, 16], [4, 16], [], 20),
+        "softmax_rows_of_5_generics": (softmax(), [7, 5], [7, 5], [], 20),
+        "softmax_axis1_generics": (softmax(axis=1), [2, 20, 6], [2, 20, 6], [], 20),
+    }
+
+
 def make_activation_model(path, op, attrs, opset, conv, shape, rng):
     """x [shape] -> (1x1 conv to 24 channels ->) op -> y."""
     inits = []
@@ -960,6 +987,13 @@ def main(argv):
         save_xy_model(model, name, nodes, xs, ys, inits, opset)
         results.append(check(name, d, model, {
             "x": rng.random(xs, dtype=np.float32) * 4 - 2}))
+    for name, (nodes, xs, ys, inits, span) in softmax_cases(rng).items():
+        d = os.path.join(args.work_dir, name)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model.onnx")
+        save_xy_model(model, name, nodes, xs, ys, inits, 13)
+        results.append(check(name, d, model, {
+            "x": (rng.random(xs, dtype=np.float32) - 0.5) * span}))
     for name, (xs, ws, attrs, with_mask) in DEFORMCONV.items():
         d = os.path.join(args.work_dir, name)
         os.makedirs(d, exist_ok=True)
