@@ -171,23 +171,7 @@ std::optional<tfrt::Epilogue> tfrt::matchEpilogue(Value product,
   } else {
     return std::nullopt;
   }
-  Block *body = g.getBody();
-  if (!g.getMatchingBlockArgument(g.getDpsInitOperand(0)).use_empty())
-    return std::nullopt;
-  for (Operation &op : body->without_terminator())
-    if (!vectorizable(op))
-      return std::nullopt;
-  // Values from outside the body must be scalars (broadcast per tile).
-  bool closed = true;
-  body->walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (operand.getParentRegion() != &g.getRegion() &&
-          !isScalar(operand.getType()))
-        closed = false;
-  });
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  if (!closed || yield.getNumOperands() != 1 ||
-      !yield.getOperand(0).getType().isF32())
+  if (!tfrt::vectorizableBody(g))
     return std::nullopt;
 
   unsigned rank = type.getRank(), rowDim = rank == 2 ? 0 : 1;
@@ -316,12 +300,29 @@ tfrt::EpilogueOperands tfrt::prepareEpilogue(OpBuilder &b, Location loc,
   return ops;
 }
 
-namespace {
+bool tfrt::vectorizableBody(linalg::GenericOp g) {
+  if (g.getNumDpsInits() != 1 ||
+      !g.getMatchingBlockArgument(g.getDpsInitOperand(0)).use_empty())
+    return false;
+  Block *body = g.getBody();
+  for (Operation &op : body->without_terminator())
+    if (!vectorizable(op))
+      return false;
+  // Values from outside the body must be scalars (broadcast per tile).
+  bool closed = true;
+  body->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (operand.getParentRegion() != &g.getRegion() &&
+          !isScalar(operand.getType()))
+        closed = false;
+  });
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return closed && yield.getNumOperands() == 1 &&
+         yield.getOperand(0).getType().isF32();
+}
 
-/// Runs the consumer's body on vectors of `type`: `inputs` are the vectors
-/// of its inputs (in order); scalars from outside the body become splats.
-Value runBody(OpBuilder &b, Location loc, linalg::GenericOp g,
-              ArrayRef<Value> inputs, VectorType type) {
+Value tfrt::runBody(OpBuilder &b, Location loc, linalg::GenericOp g,
+                    ArrayRef<Value> inputs, VectorType type) {
   MLIRContext *ctx = b.getContext();
   auto vectorOf = [&](Type t) { return VectorType::get(type.getShape(), t); };
   IRMapping mapping;
@@ -378,6 +379,8 @@ Value runBody(OpBuilder &b, Location loc, linalg::GenericOp g,
   }
   return lookup(body->getTerminator()->getOperand(0));
 }
+
+namespace {
 
 /// The consumer's inputs as vectors of `acc`'s type for one tile: the
 /// product is `acc`, scalars are splat, and `perRow(i, idx)` (with `idx`

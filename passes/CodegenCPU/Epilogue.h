@@ -139,6 +139,19 @@ void finishEpilogue(mlir::RewriterBase &rewriter, const Epilogue &e,
                     mlir::Value result, mlir::Operation *producer,
                     llvm::StringRef kernel, bool remarks);
 
+/// Whether `g`'s body can run on vectors (runBody): it does not read its
+/// one init, its ops are elementwise arith/math ops on scalars or scalar
+/// constants, values from outside it are scalars, and it yields one f32.
+bool vectorizableBody(mlir::linalg::GenericOp g);
+
+/// Runs `g`'s body (vectorizableBody) on vectors of `type`: `inputs` are
+/// the vectors of its inputs (in order); scalars from outside the body
+/// become splats, a division by a constant a product with its reciprocal,
+/// and products and sums may contract into FMAs.
+mlir::Value runBody(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::linalg::GenericOp g,
+                    llvm::ArrayRef<mlir::Value> inputs, mlir::VectorType type);
+
 /// The elementwise consumer that a kernel can apply to its results before
 /// it writes them: the only user of the op's value `result`, an
 /// all-parallel linalg.generic reading just it through an identity map into

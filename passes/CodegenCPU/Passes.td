@@ -835,10 +835,15 @@ def VectorizeSoftmax : Pass<"tfrt-vectorize-softmax", "mlir::func::FuncOp"> {
     `max-chunks` equal chunks of rows of at least `min-chunk-elements`
     elements each (the row count split evenly), which tfrt-async-outline
     runs in parallel. The five generics made five passes over the tensor,
-    three of them separate parallel loops; the sums are reassociated.
+    three of them separate parallel loops; the sums are reassociated. An
+    elementwise generic that computes the softmax's input for it alone
+    (a classifier's bias, an attention mask; inputs read along increasing
+    loops) is computed as the rows read it, and its pass over the tensor
+    goes too.
 
-    Before: PP-OCRv4 rec's `softmax` of its 1x40x6625 classifier output,
-    five `linalg.generic`s. After: an `scf.forall` of 4 chunks of 10 rows,
+    Before: PP-OCRv4 rec's `softmax` of its 1x40x6625 classifier output
+    plus the classifier's bias, six `linalg.generic`s. After: an
+    `scf.forall` of 4 chunks of 10 rows,
     each row 103 wide (64-float) and 1 whole vector per pass and one
     masked vector for the last element.
   }];

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,11 +33,52 @@ using namespace mlir;
 namespace {
 
 /// The generics of one softmax over the last axis of `x`. `inverse` (1 /
-/// sum) is null where tfrt-fuse-elementwise has moved it into the product.
+/// sum) is null where tfrt-fuse-elementwise has moved it into the product;
+/// `producer`, when not null, is the elementwise generic that computes `x`
+/// for the softmax alone (a classifier's bias, an attention mask), which
+/// the rows then compute as they read it.
 struct SoftmaxChain {
-  linalg::GenericOp max, exp, sum, inverse, product;
+  linalg::GenericOp max, exp, sum, inverse, product, producer;
   Value x;
 };
+
+/// Whether the maps of `g`'s inputs read them along increasing loops, the
+/// last loop (if read) along the input's last dimension.
+bool readsInOrder(linalg::GenericOp g) {
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    auto t = dyn_cast<RankedTensorType>(in->get().getType());
+    AffineMap map = g.getMatchingIndexingMap(in);
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32() ||
+        !map.isProjectedPermutation() || map.getNumSymbols())
+      return false;
+    int64_t last = -1;
+    for (AffineExpr e : map.getResults()) {
+      int64_t d = cast<AffineDimExpr>(e).getPosition();
+      if (d <= last)
+        return false;
+      last = d;
+    }
+  }
+  return true;
+}
+
+/// The elementwise generic that computes `x` for the two generics of the
+/// chain that read it (`max` and `exp`) and nobody else, or null.
+linalg::GenericOp fusableProducer(Value x, linalg::GenericOp max,
+                                  linalg::GenericOp exp) {
+  auto p = x.getDefiningOp<linalg::GenericOp>();
+  auto type = cast<RankedTensorType>(x.getType());
+  if (!p || !p.hasPureTensorSemantics() || p->getNumResults() != 1 ||
+      p.getNumLoops() != static_cast<unsigned>(type.getRank()) ||
+      p.getNumParallelLoops() != p.getNumLoops() ||
+      !p.getMatchingIndexingMap(p.getDpsInitOperand(0)).isIdentity() ||
+      !tfrt::vectorizableBody(p) || !readsInOrder(p))
+    return {};
+  for (Operation *user : x.getUsers())
+    if (user != max && user != exp)
+      return {};
+  return p;
+}
 
 /// Whether `v` is `1 / d` for the body argument `d`.
 bool isInverseOf(Value v, Value d) {
@@ -118,7 +160,7 @@ std::optional<SoftmaxChain> matchChain(linalg::GenericOp max, int64_t minRow) {
   if (!isRowReduction<arith::MaximumFOp>(max, maps, rank) ||
       !max->getResult(0).hasOneUse())
     return std::nullopt;
-  SoftmaxChain c{max, {}, {}, {}, {}, x};
+  SoftmaxChain c{max, {}, {}, {}, {}, {}, x};
 
   // exp(x - max), read by the sum and the product only.
   c.exp = dyn_cast<linalg::GenericOp>(*max->getResult(0).getUsers().begin());
@@ -195,12 +237,16 @@ std::optional<SoftmaxChain> matchChain(linalg::GenericOp max, int64_t minRow) {
     return std::nullopt;
   Value a = body.getArgument(0), t = body.getArgument(1);
   int64_t ops = std::distance(body.begin(), body.end());
-  if (c.inverse)
-    return ops == 2 && combines(mul, a, t) ? std::optional(c) : std::nullopt;
-  Value other = mul.getLhs() == a ? mul.getRhs() : mul.getLhs();
-  if (ops != 3 || (mul.getLhs() != a && mul.getRhs() != a) ||
-      !isInverseOf(other, t))
-    return std::nullopt;
+  if (c.inverse) {
+    if (ops != 2 || !combines(mul, a, t))
+      return std::nullopt;
+  } else {
+    Value other = mul.getLhs() == a ? mul.getRhs() : mul.getLhs();
+    if (ops != 3 || (mul.getLhs() != a && mul.getRhs() != a) ||
+        !isInverseOf(other, t))
+      return std::nullopt;
+  }
+  c.producer = fusableProducer(x, c.max, c.exp);
   return c;
 }
 
@@ -231,7 +277,8 @@ void rewriteChain(RewriterBase &rewriter, SoftmaxChain c, int64_t lanes,
     return tensor::CollapseShapeOp::create(
         rewriter, loc, v, SmallVector<ReassociationIndices>{lead});
   };
-  Value x = toRows(c.x);
+  // The producer's rows are computed, not read: no view of its result.
+  Value x = c.producer ? Value() : toRows(c.x);
   Value dest = toRows(c.product.getDpsInits()[0]);
   Value maxInit = toVector(c.max.getDpsInits()[0]);
   Value sumInit = toVector(c.sum.getDpsInits()[0]);
@@ -308,14 +355,68 @@ void rewriteChain(RewriterBase &rewriter, SoftmaxChain c, int64_t lanes,
     return r;
   };
 
+  // The input at row `r` (its leading indices `lead`), columns j.. as a
+  // vector of type `t`: read, or computed by the producer from its inputs.
+  // A masked vector's lanes past the row are undefined.
+  auto input = [&](OpBuilder &b, Value r, ArrayRef<Value> lead, Value j,
+                   VectorType t, bool masked) -> Value {
+    if (!c.producer)
+      return read(b, x, r, j, t, masked, 0.0f);
+    SmallVector<Value> operands;
+    for (OpOperand *in : c.producer.getDpsInputOperands()) {
+      AffineMap map = c.producer.getMatchingIndexingMap(in);
+      SmallVector<Value> at;
+      bool alongRow = false;
+      for (AffineExpr e : map.getResults()) {
+        auto d = static_cast<int64_t>(cast<AffineDimExpr>(e).getPosition());
+        alongRow |= d == rank - 1;
+        at.push_back(d == rank - 1 ? j : lead[d]);
+      }
+      if (alongRow) {
+        operands.push_back(vector::TransferReadOp::create(
+            b, loc, t, in->get(), at, fcst(b, f32, 0.0f),
+            ArrayRef<bool>{!masked}));
+      } else {
+        operands.push_back(vector::BroadcastOp::create(
+            b, loc, t, tensor::ExtractOp::create(b, loc, in->get(), at)));
+      }
+    }
+    return tfrt::runBody(b, loc, c.producer, operands, t);
+  };
+  // The leading indices of row `r` in the input's shape.
+  auto leadOf = [&](OpBuilder &b, Value r) -> SmallVector<Value> {
+    SmallVector<Value> lead(rank - 1);
+    Value rest = r;
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      int64_t size = type.getDimSize(d), outer = 1;
+      for (int64_t o = 0; o < d; ++o)
+        outer *= type.getDimSize(o);
+      if (size == 1) {
+        lead[d] = cst(b, 0);
+      } else if (outer == 1) {
+        lead[d] = rest; // rest < size
+      } else {
+        lead[d] = arith::RemUIOp::create(b, loc, rest, cst(b, size));
+        rest = arith::DivUIOp::create(b, loc, rest, cst(b, size));
+      }
+    }
+    return lead;
+  };
+
   // One row: `r` in the input and the inits, `local` in `out`.
   auto row = [&](OpBuilder &b, Value r, Value local, Value out) -> Value {
+    SmallVector<Value> lead;
+    if (c.producer)
+      lead = leadOf(b, r);
     // Pass 1: the maximum (masked lanes read as -inf).
     SmallVector<Value> m =
         pieces(b, {fcst(b, wide, negInf), fcst(b, vec, negInf)},
                [&](OpBuilder &b, Value j, VectorType t, bool masked,
                    ValueRange iter) -> SmallVector<Value> {
-                 Value v = read(b, x, r, j, t, masked, negInf);
+                 Value v = input(b, r, lead, j, t, masked);
+                 if (masked)
+                   v = arith::SelectOp::create(b, loc, tailMask(b), v,
+                                               fcst(b, t, negInf));
                  int64_t k = t == wide ? 0 : 1;
                  SmallVector<Value> next(iter);
                  next[k] = arith::MaximumFOp::create(b, loc, iter[k], v);
@@ -330,7 +431,7 @@ void rewriteChain(RewriterBase &rewriter, SoftmaxChain c, int64_t lanes,
         b, {out, fcst(b, wide, 0.0f), fcst(b, vec, 0.0f)},
         [&](OpBuilder &b, Value j, VectorType t, bool masked,
             ValueRange iter) -> SmallVector<Value> {
-          Value v = read(b, x, r, j, t, masked, 0.0f);
+          Value v = input(b, r, lead, j, t, masked);
           Value e = math::ExpOp::create(
               b, loc,
               arith::SubFOp::create(
@@ -424,6 +525,8 @@ void rewriteChain(RewriterBase &rewriter, SoftmaxChain c, int64_t lanes,
   rewriter.eraseOp(c.sum);
   rewriter.eraseOp(c.exp);
   rewriter.eraseOp(c.max);
+  if (c.producer)
+    rewriter.eraseOp(c.producer);
 }
 
 struct VectorizeSoftmaxPass

@@ -653,7 +653,8 @@ def softmax_cases(rng):
     passes per row, chunks of rows in parallel): name: (nodes, input shape
     of x, output shape of y, initializers, input range). rec's classifier
     (MatMul + bias + Softmax over 6625: 4 chunks of 10 rows, one masked
-    element per row), attention rows of 40, rows of 17 and 16 with inputs
+    element per row; the bias computed as the rows are read), attention
+    rows of 40, alone and after an additive mask, rows of 17 and 16 with inputs
     wide enough that exp underflows; and softmaxes the pass leaves to the
     generics (rows of 5, a softmax over axis 1)."""
     w = numpy_helper.from_array(
@@ -668,6 +669,11 @@ def softmax_cases(rng):
              helper.make_node("Add", ["l", "b"], ["lb"])] + softmax(src="lb"),
             [1, 40, 120], [1, 40, 6625], [w, b], 4),
         "softmax_attention_8x40x40": (softmax(), [1, 8, 40, 40], [1, 8, 40, 40], [], 20),
+        "softmax_attention_mask_8x40x40": (
+            [helper.make_node("Add", ["x", "mask"], ["xm"])] + softmax(src="xm"),
+            [1, 8, 40, 40], [1, 8, 40, 40], [numpy_helper.from_array(
+                np.where(rng.random((1, 1, 40, 40)) < 0.3, -1e4, 0).astype(np.float32),
+                "mask")], 20),
         "softmax_rows_of_17_underflow": (softmax(), [3, 5, 17], [3, 5, 17], [], 200),
         "softmax_rows_of_16": (softmax(), [4, 16], [4, 16], [], 20),
         "softmax_rows_of_5_generics": (softmax(), [7, 5], [7, 5], [], 20),

@@ -6,9 +6,9 @@
 // graph.softmax's five generics after tfrt-fuse-elementwise moved 1 / sum
 // into the product: 8 rows of 4100 in 4 chunks of 2 rows (8200 elements
 // each). Each row: the maximum over 64 wide and 0 whole vectors and one
-// masked vector of the last 4 elements (read as -inf), exp(x - max)
-// written and summed (the masked vector's lanes past the row selected
-// away), then the product with 1 / sum; no generic is left.
+// masked vector of the last 4 elements (its lanes past the row selected
+// as -inf), exp(x - max) written and summed (those lanes selected as 0),
+// then the product with 1 / sum; no generic is left.
 // CHECK-LABEL: func.func @fused_inverse
 // CHECK-NOT: linalg.generic
 // CHECK: scf.forall (%[[C:.*]]) in (4) shared_outs(%[[S:.*]] = %{{.*}}) -> (tensor<8x4100xf32>)
@@ -19,7 +19,9 @@
 // CHECK: scf.for %{{.*}} = %c0 to %c4096 step %c64
 // CHECK: vector.transfer_read %{{.*}}[%[[R]], %{{.*}}], %cst{{.*}} : tensor<8x4100xf32>, vector<64xf32>
 // CHECK: arith.maximumf {{.*}} : vector<64xf32>
-// CHECK: vector.transfer_read %{{.*}}[%[[R]], %c4096], %{{.*}} : tensor<8x4100xf32>, vector<16xf32>
+// CHECK: %[[TAIL:.*]] = vector.transfer_read %{{.*}}[%[[R]], %c4096], %{{.*}} : tensor<8x4100xf32>, vector<16xf32>
+// CHECK: %[[MASK:.*]] = vector.constant_mask [4] : vector<16xi1>
+// CHECK: arith.select %[[MASK]], %[[TAIL]], %cst{{.*}} : vector<16xi1>, vector<16xf32>
 // CHECK: vector.reduction <maximumf>
 // CHECK: scf.for %{{.*}} = %c0 to %c4096 step %c64
 // CHECK: math.exp %{{.*}} : vector<64xf32>
@@ -27,7 +29,6 @@
 // CHECK: arith.addf {{.*}} : vector<64xf32>
 // CHECK: math.exp %{{.*}} : vector<16xf32>
 // CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[I]], %c4096] : vector<16xf32>, tensor<2x4100xf32>
-// CHECK: %[[MASK:.*]] = vector.constant_mask [4] : vector<16xi1>
 // CHECK: arith.select %[[MASK]]
 // CHECK: vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<64xf32> into f32
 // CHECK: %[[INV:.*]] = arith.divf %cst{{.*}}, %{{.*}} : f32
@@ -202,4 +203,107 @@ func.func @short_rows(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
     linalg.yield %r : f32
   } -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#col3 = affine_map<(d0, d1, d2) -> (d2)>
+#lead3 = affine_map<(d0, d1, d2) -> (d1)>
+
+// The softmax's input computed for it alone by an elementwise generic (a
+// classifier's bias along the row plus a per-row offset): the rows compute
+// it from its inputs as they read them (the bias along the row, the
+// offset broadcast), in both passes that read the input, and the generic
+// goes. Rows of 2 x 3 are [1, r] (d0 has size 1).
+// CHECK-LABEL: func.func @bias_producer
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for %[[R:.*]] = %c0 to %c3 step %c1
+// CHECK-DAG: %[[Y:.*]] = vector.transfer_read %{{.*}}[%c0, %[[R]], %c0]{{.*}} : tensor<1x3x32xf32>, vector<16xf32>
+// CHECK-DAG: %[[B:.*]] = vector.transfer_read %{{.*}}[%c0]{{.*}} : tensor<32xf32>, vector<16xf32>
+// CHECK-DAG: %[[OFF:.*]] = tensor.extract %{{.*}}[%[[R]]] : tensor<3xf32>
+// CHECK-DAG: %[[O:.*]] = vector.broadcast %[[OFF]] : f32 to vector<16xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[Y]], %[[B]]
+// CHECK: arith.addf %[[S]], %[[O]]
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK-LABEL: func.func @producer_also_returned
+// CHECK: %[[X:.*]] = linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.collapse_shape %[[X]]
+func.func @bias_producer(%y: tensor<1x3x32xf32>, %bias: tensor<32xf32>, %off: tensor<3xf32>) -> tensor<1x3x32xf32> {
+  %one = arith.constant 1.000000e+00 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %o = tensor.empty() : tensor<1x3x32xf32>
+  %x = linalg.generic {indexing_maps = [#id3, #col3, #lead3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%y, %bias, %off : tensor<1x3x32xf32>, tensor<32xf32>, tensor<3xf32>) outs(%o : tensor<1x3x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    %r = arith.addf %s, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3x32xf32>
+  %e3 = tensor.empty() : tensor<1x3xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x3x32xf32>) outs(%mi : tensor<1x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3xf32>
+  %e = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %m : tensor<1x3x32xf32>, tensor<1x3xf32>) outs(%o : tensor<1x3x32xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3x32xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<1x3x32xf32>) outs(%si : tensor<1x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %in, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %s : tensor<1x3x32xf32>, tensor<1x3xf32>) outs(%o : tensor<1x3x32xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %i = arith.divf %one, %sum : f32
+    %r = arith.mulf %in, %i : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3x32xf32>
+  return %p : tensor<1x3x32xf32>
+}
+func.func @producer_also_returned(%y: tensor<1x3x32xf32>, %bias: tensor<32xf32>) -> (tensor<1x3x32xf32>, tensor<1x3x32xf32>) {
+  %one = arith.constant 1.000000e+00 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %o = tensor.empty() : tensor<1x3x32xf32>
+  %x = linalg.generic {indexing_maps = [#id3, #col3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%y, %bias : tensor<1x3x32xf32>, tensor<32xf32>) outs(%o : tensor<1x3x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3x32xf32>
+  %e3 = tensor.empty() : tensor<1x3xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x3x32xf32>) outs(%mi : tensor<1x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3xf32>
+  %e = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %m : tensor<1x3x32xf32>, tensor<1x3xf32>) outs(%o : tensor<1x3x32xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3x32xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<1x3x32xf32>) outs(%si : tensor<1x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %in, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %s : tensor<1x3x32xf32>, tensor<1x3xf32>) outs(%o : tensor<1x3x32xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %i = arith.divf %one, %sum : f32
+    %r = arith.mulf %in, %i : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3x32xf32>
+  return %p, %x : tensor<1x3x32xf32>, tensor<1x3x32xf32>
 }
