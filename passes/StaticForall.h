@@ -2,7 +2,8 @@
 //
 // Shared by the passes that size something per iteration of a parallel
 // loop (tfrt-vectorize-matmul's packing, tfrt-plan-workspace's per-chunk
-// scratch slots).
+// scratch slots) and those that emit parallel chunks of rows
+// (tfrt-winograd-conv, tfrt-vectorize-softmax).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <optional>
@@ -32,6 +34,23 @@ inline std::optional<int64_t> staticTripCount(mlir::scf::ForallOp loop) {
     trips *= std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
   }
   return trips;
+}
+
+/// A one-dimensional scf.forall over `chunks` iterations (0 to chunks,
+/// step 1) sharing `dest`, with the builder `b` set at the start of its
+/// body (kernels that split their output into equal chunks of rows).
+inline mlir::scf::ForallOp createChunkForall(mlir::RewriterBase &rewriter,
+                                             mlir::OpBuilder &b,
+                                             mlir::Location loc, int64_t chunks,
+                                             mlir::Value dest) {
+  auto forall = mlir::scf::ForallOp::create(
+      rewriter, loc,
+      llvm::ArrayRef<mlir::OpFoldResult>{rewriter.getIndexAttr(0)},
+      llvm::ArrayRef<mlir::OpFoldResult>{rewriter.getIndexAttr(chunks)},
+      llvm::ArrayRef<mlir::OpFoldResult>{rewriter.getIndexAttr(1)},
+      mlir::ValueRange{dest}, std::nullopt);
+  b.setInsertionPointToStart(forall.getBody());
+  return forall;
 }
 
 } // namespace tfrt

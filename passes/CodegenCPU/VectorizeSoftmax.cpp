@@ -11,6 +11,7 @@
 
 #include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/StaticForall.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -134,6 +135,26 @@ bool hasIterators(linalg::GenericOp op, int64_t rank, bool lastReduces) {
   return true;
 }
 
+/// Whether `op` is an all-parallel generic of `a` (identity map) and `b`
+/// (one value per row) into one init, and its body's yielded value is an
+/// `OpTy` in it: that op, else null.
+template <typename OpTy>
+OpTy rowBinary(linalg::GenericOp op, Value a, Value b, const RowMaps &maps,
+               int64_t rank) {
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getDpsInputs()[0] != a ||
+      op.getDpsInputs()[1] != b || !hasIterators(op, rank, false) ||
+      op.getIndexingMapsArray() !=
+          SmallVector<AffineMap>{maps.id, maps.rows, maps.id})
+    return {};
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto f = yield.getNumOperands() == 1
+               ? yield.getOperand(0).getDefiningOp<OpTy>()
+               : OpTy();
+  return f && f->getBlock() == &body ? f : OpTy();
+}
+
 /// Whether `op` reduces its one input over the last loop into an init of
 /// the leading loops with `Combiner` of the element and the init.
 template <typename Combiner>
@@ -164,26 +185,15 @@ std::optional<SoftmaxChain> matchChain(linalg::GenericOp max, int64_t minRow) {
 
   // exp(x - max), read by the sum and the product only.
   c.exp = dyn_cast<linalg::GenericOp>(*max->getResult(0).getUsers().begin());
-  if (!c.exp || !c.exp.hasPureTensorSemantics() ||
-      c.exp.getNumDpsInputs() != 2 || c.exp.getNumDpsInits() != 1 ||
-      c.exp.getDpsInputs()[0] != x ||
-      c.exp.getDpsInputs()[1] != max->getResult(0) ||
-      !hasIterators(c.exp, rank, false) ||
-      c.exp.getIndexingMapsArray() !=
-          SmallVector<AffineMap>{maps.id, maps.rows, maps.id})
-    return std::nullopt;
   {
-    Block &body = c.exp.getRegion().front();
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    auto e = yield.getNumOperands() == 1
-                 ? yield.getOperand(0).getDefiningOp<math::ExpOp>()
-                 : math::ExpOp();
+    auto exp = rowBinary<math::ExpOp>(c.exp, x, max->getResult(0), maps, rank);
     auto sub =
-        e ? e.getOperand().getDefiningOp<arith::SubFOp>() : arith::SubFOp();
-    if (!sub || sub->getBlock() != &body ||
-        sub.getLhs() != body.getArgument(0) ||
-        sub.getRhs() != body.getArgument(1) ||
-        std::distance(body.begin(), body.end()) != 3)
+        exp ? exp.getOperand().getDefiningOp<arith::SubFOp>() : arith::SubFOp();
+    Block *body = exp ? exp->getBlock() : nullptr;
+    if (!sub || sub->getBlock() != body ||
+        sub.getLhs() != body->getArgument(0) ||
+        sub.getRhs() != body->getArgument(1) ||
+        std::distance(body->begin(), body->end()) != 3)
       return std::nullopt;
   }
   Value e = c.exp->getResult(0);
@@ -221,20 +231,10 @@ std::optional<SoftmaxChain> matchChain(linalg::GenericOp max, int64_t minRow) {
   }
 
   // exp * (1 / sum).
-  if (!c.product.hasPureTensorSemantics() || c.product.getNumDpsInputs() != 2 ||
-      c.product.getNumDpsInits() != 1 || c.product.getDpsInputs()[0] != e ||
-      c.product.getDpsInputs()[1] != scale || !scale.hasOneUse() ||
-      !hasIterators(c.product, rank, false) ||
-      c.product.getIndexingMapsArray() !=
-          SmallVector<AffineMap>{maps.id, maps.rows, maps.id})
+  auto mul = rowBinary<arith::MulFOp>(c.product, e, scale, maps, rank);
+  if (!mul || !scale.hasOneUse())
     return std::nullopt;
-  Block &body = c.product.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto mul = yield.getNumOperands() == 1
-                 ? yield.getOperand(0).getDefiningOp<arith::MulFOp>()
-                 : arith::MulFOp();
-  if (!mul || mul->getBlock() != &body)
-    return std::nullopt;
+  Block &body = *mul->getBlock();
   Value a = body.getArgument(0), t = body.getArgument(1);
   int64_t ops = std::distance(body.begin(), body.end());
   if (c.inverse) {
@@ -494,13 +494,9 @@ void rewriteChain(RewriterBase &rewriter, SoftmaxChain c, int64_t lanes,
     result = rowLoop(rewriter, cst(rewriter, 0), rows, dest);
   } else {
     int64_t per = rows / chunks;
-    auto forall = scf::ForallOp::create(
-        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(chunks)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}, ValueRange{dest},
-        std::nullopt);
     OpBuilder b(ctx);
-    b.setInsertionPointToStart(forall.getBody());
+    scf::ForallOp forall =
+        tfrt::createChunkForall(rewriter, b, loc, chunks, dest);
     Value first =
         arith::MulIOp::create(b, loc, forall.getInductionVar(0), cst(b, per));
     SmallVector<OpFoldResult> offsets = {first, b.getIndexAttr(0)};

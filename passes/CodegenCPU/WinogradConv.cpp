@@ -15,6 +15,7 @@
 #include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/MatmulMatch.h"
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/StaticForall.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -429,13 +430,9 @@ void rewriteOne(RewriterBase &rewriter, linalg::GenericOp op,
   auto idx = [&](ArrayRef<int64_t> v) {
     return getAsIndexOpFoldResult(ctx, v);
   };
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(chunks)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}, ValueRange{dest},
-      std::nullopt);
   OpBuilder b(ctx);
-  b.setInsertionPointToStart(forall.getBody());
+  scf::ForallOp forall =
+      tfrt::createChunkForall(rewriter, b, loc, chunks, dest);
   Emitter e{b,
             loc,
             s,
