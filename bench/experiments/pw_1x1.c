@@ -7,9 +7,12 @@
 // flushed (16 MB written) before each run. -DNT=1 writes the outputs with
 // streaming (non-temporal) stores; -DCONSUME=1 then also times a reader of
 // the whole output right after each run (a consumer, as the next layer).
+// -DRS / -DRSO set the floats from one input / output channel to the next
+// (default HW): a 160x160 map's channels are 25 pages apart, so a column's
+// K input rows share one L1 set; RS = HW + 16 staggers them.
 //
 //   clang-22 -O3 -march=native [-DCI=48 -DCM=48 -DHW=25600 -DNB=256 -DPF=0 \
-//       -DNT=0 -DCONSUME=0] \
+//       -DNT=0 -DCONSUME=0 -DRS=25600 -DRSO=25600] \
 //       bench/experiments/pw_1x1.c -o build/pw_1x1
 //   build/pw_1x1 COLD CHUNKS
 //
@@ -27,6 +30,15 @@
 #endif
 #ifndef HW
 #define HW 25600
+#endif
+// Floats from one input channel's row to the next (HW: dense; HW + 16
+// moves the rows of a 160x160 map off a common 4 KiB offset).
+#ifndef RS
+#define RS HW
+#endif
+// The same for the output's channels.
+#ifndef RSO
+#define RSO RS
 #endif
 #ifndef PF
 #define PF 0
@@ -63,13 +75,13 @@ __attribute__((noinline)) static void pw(const float *in, float *out, int m0s,
           acc[i][0] = acc[i][1] = _mm512_set1_ps(b[m0 + i]);
         for (int k = 0; k < CI; ++k) {
           if (PF && m0 == m0s) {
-            _mm_prefetch((const char *)(in + (size_t)k * HW + w0 + PF),
+            _mm_prefetch((const char *)(in + (size_t)k * RS + w0 + PF),
                          _MM_HINT_T0);
-            _mm_prefetch((const char *)(in + (size_t)k * HW + w0 + PF + 16),
+            _mm_prefetch((const char *)(in + (size_t)k * RS + w0 + PF + 16),
                          _MM_HINT_T0);
           }
-          __m512 x0 = _mm512_loadu_ps(in + (size_t)k * HW + w0),
-                 x1 = _mm512_loadu_ps(in + (size_t)k * HW + w0 + 16);
+          __m512 x0 = _mm512_loadu_ps(in + (size_t)k * RS + w0),
+                 x1 = _mm512_loadu_ps(in + (size_t)k * RS + w0 + 16);
           for (int i = 0; i < 8; ++i) {
             __m512 wv = _mm512_set1_ps(w[m0 + i][k]);
             acc[i][0] = _mm512_fmadd_ps(wv, x0, acc[i][0]);
@@ -77,19 +89,19 @@ __attribute__((noinline)) static void pw(const float *in, float *out, int m0s,
           }
         }
         for (int i = 0; i < 8; ++i) {
-          STORE(out + (size_t)(m0 + i) * HW + w0, acc[i][0]);
-          STORE(out + (size_t)(m0 + i) * HW + w0 + 16, acc[i][1]);
+          STORE(out + (size_t)(m0 + i) * RSO + w0, acc[i][0]);
+          STORE(out + (size_t)(m0 + i) * RSO + w0 + 16, acc[i][1]);
         }
       }
 }
 int main(int argc, char **argv) {
-  float *in = aligned_alloc(64, (size_t)CI * HW * 4),
-        *out = aligned_alloc(64, (size_t)CM * HW * 4);
+  float *in = aligned_alloc(64, (size_t)CI * RS * 4),
+        *out = aligned_alloc(64, (size_t)CM * RSO * 4);
   float *ev = aligned_alloc(64, 64 << 20);
   memset(ev, 0, 64 << 20);
   for (size_t i = 0; i < (size_t)CI * HW; ++i)
     in[i] = (i % 7) * 0.1f;
-  memset(out, 0, (size_t)CM * HW * 4);
+  memset(out, 0, (size_t)CM * RSO * 4);
   for (int m = 0; m < CM; ++m) {
     b[m] = m;
     for (int k = 0; k < CI; ++k)
