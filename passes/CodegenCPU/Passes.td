@@ -438,12 +438,14 @@ def WinogradConv : Pass<"tfrt-winograd-conv", "mlir::func::FuncOp"> {
     The weights are transformed here (`U = G g G^T`, a constant `[M, C,
     points]`). The output rows go into an `scf.forall` of at most
     `max-chunks` chunks (each with its own scratch: one workspace slot per
-    chunk, 245 KB for C = 96, M = 24 at F(2x2)), and each chunk into blocks
+    chunk, 247 KB for C = 96, M = 24 at F(2x2)), and each chunk into blocks
     of 2 tile rows x 16 tiles: for every channel, the input transform of the
     block's 32 patches (vectors of 16 tiles; the m phases of the columns
     split by `vector.deinterleave`, m * 16 floats read from m t and from
     m t + 2, each row read also prefetching two lines of the next block's
-    columns) into `V[points, C, 32]`; the products `M[p, m, t] = sum_c U[m,
+    columns) into `V[points, C | 1, 32]` (an odd number of 128-byte rows
+    per point, so that one channel's points do not share L1 sets); the
+    products `M[p, m, t] = sum_c U[m,
     c, p] V[p, c, t]` as 8 x 32 register tiles (`vector.contract`, which
     tfrt-pack-weight-tiles, tfrt-unroll-accumulator-loops and
     tfrt-lower-vectors treat as the matmul tiles); and the output transform,
