@@ -295,19 +295,26 @@ def epilogue_cases(rng):
         {"x": [1, 16, 124, 136]}, [1, 16, 62, 68],
         [const("dw", [16, 1, 3, 3]), const("w", [16, 16, 1, 1]),
          const("b", [16]), const("dw2", [16, 1, 3, 3])])
-    cases["convtranspose_bn_relu_then_sigmoid_24_80x80"] = (
-        [helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["t"],
-                          kernel_shape=[2, 2], strides=[2, 2]),
-         helper.make_node("Mul", ["t", "s"], ["ts"]),
-         helper.make_node("Add", ["ts", "o"], ["to"]),
-         helper.make_node("Relu", ["to"], ["r"]),
-         helper.make_node("ConvTranspose", ["r", "wt2"], ["t2"],
-                          kernel_shape=[2, 2], strides=[2, 2]),
-         helper.make_node("Sigmoid", ["t2"], ["y"])],
-        {"x": [1, 32, 80, 80]}, [1, 1, 320, 320],
-        [const("wt", [32, 24, 2, 2]), const("bt", [24]),
-         const("s", [1, 24, 1, 1]), const("o", [24, 1, 1]),
-         const("wt2", [24, 1, 2, 2])])
+    def convtranspose_head(cin, h, w):
+        return (
+            [helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["t"],
+                              kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Mul", ["t", "s"], ["ts"]),
+             helper.make_node("Add", ["ts", "o"], ["to"]),
+             helper.make_node("Relu", ["to"], ["r"]),
+             helper.make_node("ConvTranspose", ["r", "wt2"], ["t2"],
+                              kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Sigmoid", ["t2"], ["y"])],
+            {"x": [1, cin, h, w]}, [1, 1, 4 * h, 4 * w],
+            [const("wt", [cin, 24, 2, 2]), const("bt", [24]),
+             const("s", [1, 24, 1, 1]), const("o", [24, 1, 1]),
+             const("wt2", [24, 1, 2, 2])])
+    cases["convtranspose_bn_relu_then_sigmoid_24_80x80"] = convtranspose_head(
+        32, 80, 80)
+    # The same head on 32x64 maps, whose 24 channel planes (8 KiB each) put
+    # a column's lines into one L1 set: the first ConvTranspose copies each
+    # input row of all channels into a scratch with staggered rows first.
+    cases["convtranspose_rows_copied_24_32x64"] = convtranspose_head(24, 32, 64)
     # PP-OCRv4 det's squeeze-excitation after a pointwise conv 12 -> 96:
     # c + c * hardsigmoid(se(GAP(c))). tfrt-simplify-graph pools the conv's
     # input and convolves the pooled vector (GAP(conv1x1(x)) =

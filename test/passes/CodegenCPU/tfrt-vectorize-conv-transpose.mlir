@@ -1,4 +1,5 @@
 // RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-conv-transpose -canonicalize -cse | FileCheck %s
+// RUN: tfrt-opt %s -split-input-file -tfrt-vectorize-conv-transpose=copy-rows=false -canonicalize -cse | FileCheck %s --check-prefix=NOCOPY
 
 #in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d5)>
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d3, d6)>
@@ -98,4 +99,40 @@ func.func @kept(%x: tensor<1x2x2x20xf32>, %w: tensor<2x1x2x2xf32>, %o: tensor<1x
     linalg.yield %s : f32
   } -> tensor<1x1x2x3x16x3xf32>
   return %r, %r3 : tensor<1x1x2x2x20x2xf32>, tensor<1x1x2x3x16x3xf32>
+}
+
+// -----
+
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d5)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d3, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5, d6)>
+
+// 16 -> 4 channels on 4x256 maps: the 16 channel planes are 4 KiB apart,
+// so a column's lines all fall into one L1 set; each input row of all 16
+// channels is first copied into a [16, 272] scratch (rows 272 floats
+// apart), which the 4 output channels then read. With copy-rows=false the
+// steps read the input.
+// CHECK-LABEL: func.func @rows_copied
+// CHECK-SAME: (%[[X:.*]]: tensor<1x16x4x256xf32>
+// CHECK: scf.for %[[IH:.*]] = %c0 to %c4 step %c1
+// CHECK: %[[S:.*]] = tensor.empty() : tensor<16x272xf32>
+// CHECK: %[[ROW:.*]] = scf.for %[[C:.*]] = %c0 to %c16 step %c1 iter_args(%[[T:.*]] = %[[S]])
+// CHECK: %[[V:.*]] = vector.transfer_read %[[X]][%c0, %[[C]], %[[IH]], %c0]{{.*}} vector<16xf32>
+// CHECK: vector.transfer_write %[[V]], %[[T]][%[[C]], %c0]
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: vector.transfer_read %[[ROW]][%{{.*}}, %{{.*}}]{{.*}} : tensor<16x272xf32>, vector<16xf32>
+// NOCOPY-LABEL: func.func @rows_copied
+// NOCOPY-NOT: tensor<16x272xf32>
+// NOCOPY: vector.transfer_read %{{.*}} : tensor<1x16x4x256xf32>, vector<16xf32>
+func.func @rows_copied(%x: tensor<1x16x4x256xf32>, %w: tensor<16x4x2x2xf32>) -> tensor<1x4x4x2x256x2xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x2x256x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x2x256x2xf32>) -> tensor<1x4x4x2x256x2xf32>
+  %r = linalg.generic {indexing_maps = [#in, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]} ins(%x, %w : tensor<1x16x4x256xf32>, tensor<16x4x2x2xf32>) outs(%f : tensor<1x4x4x2x256x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x2x256x2xf32>
+  return %r : tensor<1x4x4x2x256x2xf32>
 }
