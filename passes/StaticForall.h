@@ -15,6 +15,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace tfrt {
@@ -34,6 +35,16 @@ inline std::optional<int64_t> staticTripCount(mlir::scf::ForallOp loop) {
     trips *= std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
   }
   return trips;
+}
+
+/// The most chunks, up to `maxChunks`, that split `count` items evenly with
+/// at least `minPerChunk` items each (1: no split).
+inline int64_t evenChunks(int64_t count, int64_t maxChunks,
+                          int64_t minPerChunk = 1) {
+  for (int64_t k = std::min(maxChunks, count); k > 1; --k)
+    if (count % k == 0 && count / k >= minPerChunk)
+      return k;
+  return 1;
 }
 
 /// A one-dimensional scf.forall over `chunks` iterations (0 to chunks,

@@ -10,8 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/CodegenCPU/Passes.h"
-
-#include "llvm/ADT/TypeSwitch.h"
+#include "passes/CodegenCPU/Reduction.h"
 
 #include <limits>
 
@@ -23,31 +22,6 @@ namespace tfrt {
 using namespace mlir;
 
 namespace {
-
-/// The combining kind of `op`'s body when it is `yield(f(in, out))` (either
-/// order) for f one of addf, maximumf, minimumf, maxnumf, minnumf.
-std::optional<vector::CombiningKind> combinerOf(linalg::GenericOp op) {
-  Block &body = op.getRegion().front();
-  if (body.getNumArguments() != 2 ||
-      !llvm::hasSingleElement(body.without_terminator()))
-    return std::nullopt;
-  Operation &f = body.front();
-  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  if (!yield || yield.getNumOperands() != 1 || f.getNumOperands() != 2 ||
-      f.getNumResults() != 1 || yield.getOperand(0) != f.getResult(0))
-    return std::nullopt;
-  Value a = body.getArgument(0), o = body.getArgument(1);
-  if (!((f.getOperand(0) == a && f.getOperand(1) == o) ||
-        (f.getOperand(0) == o && f.getOperand(1) == a)))
-    return std::nullopt;
-  return llvm::TypeSwitch<Operation *, std::optional<vector::CombiningKind>>(&f)
-      .Case([](arith::AddFOp) { return vector::CombiningKind::ADD; })
-      .Case([](arith::MaximumFOp) { return vector::CombiningKind::MAXIMUMF; })
-      .Case([](arith::MinimumFOp) { return vector::CombiningKind::MINIMUMF; })
-      .Case([](arith::MaxNumFOp) { return vector::CombiningKind::MAXNUMF; })
-      .Case([](arith::MinNumFOp) { return vector::CombiningKind::MINNUMF; })
-      .Default([](Operation *) { return std::nullopt; });
-}
 
 /// The identity of `kind`: 0 for sums, -inf for maxima, +inf for minima.
 float identityOf(vector::CombiningKind kind) {
@@ -105,7 +79,8 @@ LogicalResult vectorizeOne(IRRewriter &rewriter, linalg::GenericOp op,
   for (int64_t d = 0; d < kept; ++d)
     if (inType.getDimSize(d) != outType.getDimSize(d))
       return failure();
-  std::optional<vector::CombiningKind> kind = combinerOf(op);
+  std::optional<vector::CombiningKind> kind =
+      tfrt::codegen::reductionCombiner(op);
   if (!kind)
     return failure();
 

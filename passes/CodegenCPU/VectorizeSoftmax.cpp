@@ -11,6 +11,7 @@
 
 #include "passes/CodegenCPU/Epilogue.h"
 #include "passes/CodegenCPU/Passes.h"
+#include "passes/CodegenCPU/Reduction.h"
 #include "passes/StaticForall.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -103,13 +104,6 @@ Operation *singleBodyOp(linalg::GenericOp op) {
   return &f;
 }
 
-/// Whether `f` combines the body arguments `a` and `b` (in either order).
-bool combines(Operation *f, Value a, Value b) {
-  return f->getNumOperands() == 2 &&
-         ((f->getOperand(0) == a && f->getOperand(1) == b) ||
-          (f->getOperand(0) == b && f->getOperand(1) == a));
-}
-
 /// Maps of a generic over `rank` loops: the identity and the projection
 /// that drops the last loop.
 struct RowMaps {
@@ -156,17 +150,14 @@ OpTy rowBinary(linalg::GenericOp op, Value a, Value b, const RowMaps &maps,
 }
 
 /// Whether `op` reduces its one input over the last loop into an init of
-/// the leading loops with `Combiner` of the element and the init.
-template <typename Combiner>
-bool isRowReduction(linalg::GenericOp op, const RowMaps &maps, int64_t rank) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 || !hasIterators(op, rank, true) ||
-      op.getIndexingMapsArray() != SmallVector<AffineMap>{maps.id, maps.rows})
-    return false;
-  Operation *f = singleBodyOp(op);
-  Block &body = op.getRegion().front();
-  return f && isa<Combiner>(f) &&
-         combines(f, body.getArgument(0), body.getArgument(1));
+/// the leading loops, combining them with `kind`.
+bool isRowReduction(linalg::GenericOp op, vector::CombiningKind kind,
+                    const RowMaps &maps, int64_t rank) {
+  return op.hasPureTensorSemantics() && op.getNumDpsInputs() == 1 &&
+         op.getNumDpsInits() == 1 && hasIterators(op, rank, true) &&
+         op.getIndexingMapsArray() ==
+             SmallVector<AffineMap>{maps.id, maps.rows} &&
+         tfrt::codegen::reductionCombiner(op) == kind;
 }
 
 /// Matches the chain whose row maximum is `max` (graph.softmax's lowering).
@@ -178,7 +169,7 @@ std::optional<SoftmaxChain> matchChain(linalg::GenericOp max, int64_t minRow) {
     return std::nullopt;
   int64_t rank = type.getRank();
   RowMaps maps(max.getContext(), rank);
-  if (!isRowReduction<arith::MaximumFOp>(max, maps, rank) ||
+  if (!isRowReduction(max, vector::CombiningKind::MAXIMUMF, maps, rank) ||
       !max->getResult(0).hasOneUse())
     return std::nullopt;
   SoftmaxChain c{max, {}, {}, {}, {}, {}, x};
@@ -209,7 +200,7 @@ std::optional<SoftmaxChain> matchChain(linalg::GenericOp max, int64_t minRow) {
       c.product = g;
   }
   if (!c.sum || !c.product ||
-      !isRowReduction<arith::AddFOp>(c.sum, maps, rank) ||
+      !isRowReduction(c.sum, vector::CombiningKind::ADD, maps, rank) ||
       !c.sum->getResult(0).hasOneUse())
     return std::nullopt;
 
@@ -238,7 +229,8 @@ std::optional<SoftmaxChain> matchChain(linalg::GenericOp max, int64_t minRow) {
   Value a = body.getArgument(0), t = body.getArgument(1);
   int64_t ops = std::distance(body.begin(), body.end());
   if (c.inverse) {
-    if (ops != 2 || !combines(mul, a, t))
+    if (ops != 2 || !((mul.getLhs() == a && mul.getRhs() == t) ||
+                      (mul.getLhs() == t && mul.getRhs() == a)))
       return std::nullopt;
   } else {
     Value other = mul.getLhs() == a ? mul.getRhs() : mul.getLhs();
@@ -483,12 +475,8 @@ void rewriteChain(RewriterBase &rewriter, SoftmaxChain c, int64_t lanes,
 
   // The most chunks, up to maxChunks, that split the rows evenly and keep
   // at least minChunkElements elements each.
-  int64_t chunks = 1;
-  for (int64_t k = std::min(maxChunks, rows); k > 1; --k)
-    if (rows % k == 0 && rows / k * n >= minChunkElements) {
-      chunks = k;
-      break;
-    }
+  int64_t chunks =
+      tfrt::evenChunks(rows, maxChunks, llvm::divideCeil(minChunkElements, n));
   Value result;
   if (chunks == 1) {
     result = rowLoop(rewriter, cst(rewriter, 0), rows, dest);

@@ -569,13 +569,9 @@ struct WinogradConvPass
     for (Match &match : matches) {
       const WinogradShape &s = match.shape;
       // The most chunks, up to max-chunks, that split the blocks evenly.
-      int64_t blocks = s.oh / (s.f->m * kBlockRows), chunks = 1;
-      for (int64_t k = std::min(maxChunks.getValue(), blocks); k > 1; --k)
-        if (blocks % k == 0) {
-          chunks = k;
-          break;
-        }
-      rewriteOne(rewriter, match.op, s, match.weights, chunks);
+      int64_t blocks = s.oh / (s.f->m * kBlockRows);
+      rewriteOne(rewriter, match.op, s, match.weights,
+                 tfrt::evenChunks(blocks, maxChunks));
       ++numConvs;
       if (s.f->m == 4)
         ++numF4;

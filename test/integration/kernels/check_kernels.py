@@ -144,6 +144,11 @@ def epilogue_cases(rng):
         return helper.make_node("Conv", [x, w, b] if b else [x, w], [y],
                                 kernel_shape=[1, 1])
 
+    def dw_pad(x, w, y, groups):
+        """A 3x3 depthwise conv with one pixel of zero padding, no bias."""
+        return helper.make_node("Conv", [x, w], [y], kernel_shape=[3, 3],
+                                pads=[1, 1, 1, 1], group=groups)
+
     cases = {}
     cases["pw_affine_hswish_16to32_320x320"] = (
         [conv("x", "w", "b", "c"),
@@ -169,8 +174,7 @@ def epilogue_cases(rng):
     cases["pw_hswish_then_dw_pad_48to96_80x80"] = (
         [conv("x", "w", "b", "c"),
          helper.make_node("HardSwish", ["c"], ["h"]),
-         helper.make_node("Conv", ["h", "dw"], ["y"], kernel_shape=[3, 3],
-                          pads=[1, 1, 1, 1], group=96)],
+         dw_pad("h", "dw", "y", 96)],
         {"x": [1, 48, 80, 80]}, [1, 96, 80, 80],
         [const("w", [96, 48, 1, 1]), const("b", [96]),
          const("dw", [96, 1, 3, 3])])
@@ -194,8 +198,7 @@ def epilogue_cases(rng):
     cases["pw_relu_then_dw_pad_64to64_40x40"] = (
         [conv("x", "w", "b", "c"),
          helper.make_node("Relu", ["c"], ["h"]),
-         helper.make_node("Conv", ["h", "dw"], ["y"], kernel_shape=[3, 3],
-                          pads=[1, 1, 1, 1], group=64)],
+         dw_pad("h", "dw", "y", 64)],
         {"x": [1, 64, 40, 40]}, [1, 64, 40, 40],
         [const("w", [64, 64, 1, 1]), const("b", [64]),
          const("dw", [64, 1, 3, 3])])
@@ -248,8 +251,7 @@ def epilogue_cases(rng):
     cases["stem_hswish_then_dw_pad_3to16_256x256"] = (
         [stem("x", "w", "b", "c"),
          helper.make_node("HardSwish", ["c"], ["h"]),
-         helper.make_node("Conv", ["h", "dw"], ["y"], kernel_shape=[3, 3],
-                          pads=[1, 1, 1, 1], group=16)],
+         dw_pad("h", "dw", "y", 16)],
         {"x": [1, 3, 256, 256]}, [1, 16, 128, 128],
         [const("w", [16, 3, 3, 3]), const("b", [16]),
          const("dw", [16, 1, 3, 3])])
