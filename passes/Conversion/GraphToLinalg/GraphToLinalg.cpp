@@ -160,6 +160,25 @@ Value zeroConst(OpBuilder &b, Location loc, Type type) {
   return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
+/// The bounds of activation clamps (Relu, Clip, HardSigmoid, HardSwish):
+/// `maximumf` / `minimumf` that still propagate a NaN but may return either
+/// zero when the operands are -0 and +0 (`nsz`). A strict IEEE maximum of x
+/// and +0 needs a NaN test and a masked move on x86 besides `vmaxps` (LLVM
+/// orders the operands so that the constant bound never decides a NaN, but
+/// only where signed zeros may be ignored); with `nsz`, Relu(-0) may be -0,
+/// as ONNX Runtime's Clip (std::max) already returns.
+Value clampMax(OpBuilder &b, Location loc, Value x, Value bound) {
+  return arith::MaximumFOp::create(
+      b, loc, x, bound,
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::nsz));
+}
+
+Value clampMin(OpBuilder &b, Location loc, Value x, Value bound) {
+  return arith::MinimumFOp::create(
+      b, loc, x, bound,
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::nsz));
+}
+
 /// The value that never wins a maximum: -inf, or the lowest integer.
 Value lowestConst(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
   if (auto f = dyn_cast<FloatType>(type))
@@ -575,7 +594,7 @@ struct UnaryLowering : OpConversionPattern<OpTy> {
       if (isUnsigned)
         return x;
       if (isFloat)
-        return arith::MaximumFOp::create(b, l, x, zeroConst(b, l, t));
+        return clampMax(b, l, x, zeroConst(b, l, t));
       return arith::MaxSIOp::create(b, l, x, zeroConst(b, l, t));
     }
     if constexpr (std::is_same_v<OpTy, NegOp>) {
@@ -626,8 +645,8 @@ struct UnaryLowering : OpConversionPattern<OpTy> {
       Value v = arith::AddFOp::create(
           b, l, arith::MulFOp::create(b, l, scalarConst(b, l, t, alpha), x),
           scalarConst(b, l, t, beta));
-      v = arith::MinimumFOp::create(b, l, v, scalarConst(b, l, t, 1.0));
-      v = arith::MaximumFOp::create(b, l, v, zeroConst(b, l, t));
+      v = clampMin(b, l, v, scalarConst(b, l, t, 1.0));
+      v = clampMax(b, l, v, zeroConst(b, l, t));
       if constexpr (std::is_same_v<OpTy, HardSwishOp>)
         v = arith::MulFOp::create(b, l, x, v);
       return v;
@@ -698,8 +717,7 @@ struct ClipLowering : OpConversionPattern<ClipOp> {
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value x = args[0];
           if (isa<FloatType>(x.getType()))
-            return arith::MinimumFOp::create(
-                b, l, arith::MaximumFOp::create(b, l, x, lo), hi);
+            return clampMin(b, l, clampMax(b, l, x, lo), hi);
           if (isUnsigned)
             return arith::MinUIOp::create(
                 b, l, arith::MaxUIOp::create(b, l, x, lo), hi);

@@ -40,6 +40,15 @@
    here: its TopK can drop numbers in favour of a NaN and its MaxPool
    returns NaN only where the NaN is the window's first element.)
 
+6. NaN and infinities through the activation clamps, which tfrt-compile
+   builds as a NaN-propagating maximum / minimum that may ignore the sign
+   of zero: Relu, Clip(0, 6), HardSigmoid and HardSwish on their own and
+   as the fused epilogue of a 1x1 convolution, on inputs holding NaN,
+   +-inf and +-0, against numpy (np.maximum / np.minimum propagate NaN;
+   the convolution in float64): NaN where numpy has NaN, the same
+   infinities, and within 1e-5 elsewhere (a zero of either sign equal to
+   zero).
+
 Prints one line per output and closes with 'N passed, N failed'.
 """
 
@@ -323,6 +332,80 @@ def nan_order_cases(args, x):
     return results
 
 
+def clamp_cases(args, rng):
+    """Activation clamps on NaN, infinities and signed zeros, alone and as a
+    1x1 convolution's epilogue, against numpy."""
+    c, m, h, w = 16, 32, 4, 64
+    x = (rng.rand(1, c, h, w).astype(np.float32) - 0.5) * 16
+    flat = x.reshape(-1)
+    picks = rng.choice(flat.size, 48, replace=False)
+    flat[picks] = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, -3.0],
+                           np.float32)[np.arange(48) % 6]
+    wt = (rng.rand(m, c, 1, 1).astype(np.float32) - 0.5)
+    wt[np.abs(wt) < 0.05] = 0.25
+
+    def relu(v):
+        return np.maximum(v, np.float32(0))
+
+    def clip(v):
+        return np.minimum(np.maximum(v, np.float32(0)), np.float32(6))
+
+    def hsig(v):
+        return np.maximum(np.minimum(v * np.float32(0.2) + np.float32(0.5),
+                                     np.float32(1)), np.float32(0))
+
+    def hswish(v):
+        return v * np.maximum(np.minimum(v / np.float32(6) + np.float32(0.5),
+                                         np.float32(1)), np.float32(0))
+
+    acts = {"Relu": (relu, {}), "Clip": (clip, {}),
+            "HardSigmoid": (hsig, {"alpha": 0.2, "beta": 0.5}),
+            "HardSwish": (hswish, {})}
+
+    def conv(wi):
+        with np.errstate(invalid="ignore", over="ignore"):
+            return np.einsum("mc,nchw->nmhw", wi[:, :, 0, 0].astype(np.float64),
+                             x.astype(np.float64)).astype(np.float32)
+    nodes, outs, refs = [], [], {}
+    inits = [onnx.numpy_helper.from_array(np.array(0, np.float32), "lo"),
+             onnx.numpy_helper.from_array(np.array(6, np.float32), "hi")]
+    for i, (op, (f, attrs)) in enumerate(acts.items()):
+        # Each activation reads a convolution of its own, with weights of
+        # its own (an epilogue is fused into a convolution whose result has
+        # one user).
+        wi = wt * np.float32(1 + 0.5 * i)
+        inits.append(onnx.numpy_helper.from_array(wi, "w_" + op))
+        nodes.append(helper.make_node("Conv", ["x", "w_" + op], ["conv_" + op]))
+        for src, ref_in, shape in (("x", x, [1, c, h, w]),
+                                   ("conv_" + op, conv(wi), [1, m, h, w])):
+            name = "%s_%s" % (op, "alone" if src == "x" else "conv_epilogue")
+            ins = [src, "lo", "hi"] if op == "Clip" else [src]
+            nodes.append(helper.make_node(op, ins, [name], **attrs))
+            outs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, shape))
+            with np.errstate(invalid="ignore", over="ignore"):
+                refs[name] = f(ref_in)
+            # The clamp must see NaN and both infinities.
+            assert np.isnan(ref_in).any() and np.isposinf(ref_in).any() and \
+                np.isneginf(ref_in).any(), name
+    graph = helper.make_graph(
+        nodes, "clamps", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                        [1, c, h, w])],
+        outs, initializer=inits)
+    out = run_model(args, "clamps", graph, {"x": x})
+    results = []
+    for name, ref in refs.items():
+        got = np.load(os.path.join(out, name + ".npy"))
+        finite = np.isfinite(ref)
+        same = (np.isnan(got) & np.isnan(ref)) | \
+            (np.isinf(ref) & (got == ref)) | \
+            (finite & (np.abs(got - ref) <= 1e-5 * np.maximum(1, np.abs(ref))))
+        bad = [(tuple(int(j) for j in q), got[q].item(), ref[q].item())
+               for q in list(zip(*np.where(~same)))[:4]]
+        results.append((name, got.shape == ref.shape and bool(same.all()),
+                        bad or ["shape %s, expected %s" % (got.shape, ref.shape)]))
+    return results
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bin-dir", default=os.path.join(REPO_ROOT, "build", "bin"))
@@ -371,6 +454,7 @@ def main():
     results += logsumexp_case(args)
     results += normalization_cases(args)
     results += nan_order_cases(args, x)
+    results += clamp_cases(args, rng)
     passed = failed = 0
     for name, ok, bad in results:
         if ok:

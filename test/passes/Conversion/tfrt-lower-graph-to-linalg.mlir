@@ -181,7 +181,7 @@ func.func @pow_int_float(%a: tensor<3xi32>, %b: tensor<3xf32>) -> tensor<3xi32> 
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
 // CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
 // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[M:.*]] = arith.maximumf %[[IN]], %[[Z]] : f32
+// CHECK: %[[M:.*]] = arith.maximumf %[[IN]], %[[Z]] fastmath<nsz> : f32
 // CHECK: linalg.yield %[[M]] : f32
 // CHECK: return %[[R]]
 func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -241,9 +241,9 @@ func.func @neg_abs_int(%x: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK: %[[B:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK: %[[V:.*]] = arith.addf %[[AX]], %[[B]] : f32
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK: %[[MIN:.*]] = arith.minimumf %[[V]], %[[ONE]] : f32
+// CHECK: %[[MIN:.*]] = arith.minimumf %[[V]], %[[ONE]] fastmath<nsz> : f32
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: arith.maximumf %[[MIN]], %[[ZERO]] : f32
+// CHECK: arith.maximumf %[[MIN]], %[[ZERO]] fastmath<nsz> : f32
 // CHECK: ^bb0(%[[Y:.*]]: f32, %{{.*}}: f32):
 // CHECK: arith.constant 0.166666672 : f32
 // CHECK: %[[HS:.*]] = arith.maximumf
@@ -266,8 +266,8 @@ func.func @hard(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: %[[H:.*]] = tensor.extract %[[HI]][%[[C0]]] : tensor<1xf32>
 // CHECK: linalg.generic
 // CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
-// CHECK: %[[M:.*]] = arith.maximumf %[[IN]], %[[L]] : f32
-// CHECK: %[[R:.*]] = arith.minimumf %[[M]], %[[H]] : f32
+// CHECK: %[[M:.*]] = arith.maximumf %[[IN]], %[[L]] fastmath<nsz> : f32
+// CHECK: %[[R:.*]] = arith.minimumf %[[M]], %[[H]] fastmath<nsz> : f32
 // CHECK: linalg.yield %[[R]]
 func.func @clip(%x: tensor<4xf32>, %lo: tensor<f32>, %hi: tensor<1xf32>) -> tensor<4xf32> {
   %0 = graph.clip %x, %lo, %hi : (tensor<4xf32>, tensor<f32>, tensor<1xf32>) -> tensor<4xf32>
