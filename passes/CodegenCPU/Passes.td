@@ -786,10 +786,7 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     (det's Conv.7 and Conv.11: a 0.5-0.7 ms and a 0.3-0.4 ms copy per run).
     With left padding, the first group of a row's vectors is emitted at
     constant columns ahead of the loop over the other groups.
-    With `epilogues` (default on), when the kernel has at most 16 taps
-    (a 5x5 kernel's weights already fill most vector registers: det's 5x5
-    depthwise convs ran 15-30% slower with the epilogue's values as well),
-    the accumulators start from such
+    With `epilogues` (default on), when the accumulators start from such
     an init and the op's only user is an elementwise consumer in the same
     block (an all-parallel `linalg.generic` of the same shape reading it and
     writing its own init through identity maps and not reading that init;
@@ -798,6 +795,16 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     runs on each accumulator vector before it is written, into the
     consumer's destination, and the consumer's own pass over the output
     goes (the folded BatchNorm and HardSwish after det's depthwise convs).
+    Kernels of more than 16 taps (5x5: the 25 weight broadcasts already
+    hold most vector registers, and the epilogue's values beside the
+    accumulators made det's 5x5 depthwise convs spill and run 10-30%
+    slower) write their accumulators into the consumer's destination and
+    run the body over each channel's plane once its rows are done, a
+    second loop over the rows that reads each vector back from L1 and
+    writes it in place (det's 5x5 depthwise convs on 40x40 with their
+    HardSwish: 0.82-0.94 of the two passes at one thread; at two threads
+    the separate pass, writing lines the other core had read, took up to
+    8x as long).
 
     Before: `linalg.depthwise_conv_2d_nchw_chw {strides = dense<1>}
     ins(%x, %w : tensor<1x8x18x34xf32>, tensor<8x3x3xf32>)

@@ -26,7 +26,13 @@ using tfrt::codegen::takeChannelInitForEpilogue;
 
 namespace {
 
-/// Depthwise kernels with at most this many taps take an epilogue.
+/// Depthwise kernels with at most this many taps apply an epilogue to
+/// their accumulators; larger ones (a 5x5 kernel's 25 weight broadcasts
+/// hold most of the 32 vector registers across a row, and with the
+/// epilogue's values as well det's 5x5 depthwise convs ran 10-30% slower)
+/// write the accumulators into the consumer's destination and apply it
+/// to each channel's plane once its rows are done, while the plane is in
+/// L1 (planeEpilogue).
 constexpr int64_t kMaxEpilogueTaps = 16;
 
 /// Strided convs whose input planes have at least this many bytes compute
@@ -217,6 +223,35 @@ Value emitVectors(OpBuilder &b, Location loc, const Shape &s, Value in,
   return out;
 }
 
+/// The epilogue over channel `c`'s plane of `out`, which holds the
+/// accumulators: one loop over the rows, each row's vectors (and its tail)
+/// read, passed through the consumer's body and written back in place.
+Value applyPlaneEpilogue(OpBuilder &b, Location loc, const Shape &s,
+                         const tfrt::Epilogue &epilogue,
+                         const tfrt::EpilogueOperands &operands, Value out,
+                         Value n, Value c, int64_t lanes) {
+  auto cst = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  auto rows = scf::ForOp::create(
+      b, loc, cst(b, 0), cst(b, s.oh), cst(b, 1), ValueRange{out},
+      [&](OpBuilder &b, Location l, Value oh, ValueRange iter) {
+        Value plane = iter[0];
+        for (int64_t start = 0; start < s.ow; start += lanes) {
+          int64_t width = std::min(lanes, s.ow - start);
+          SmallVector<Value> idx{n, c, oh, cst(b, start)};
+          Value acc = vector::TransferReadOp::create(
+              b, l, VectorType::get({width}, b.getF32Type()), plane, idx, zero,
+              ArrayRef<bool>{true});
+          plane = tfrt::applyEpilogueDirect(b, l, epilogue, operands, acc,
+                                            plane, idx);
+        }
+        scf::YieldOp::create(b, l, plane);
+      });
+  return rows.getResult(0);
+}
+
 /// Vectors per group of full vectors: the largest candidate dividing
 /// `full` (5 and 4 keep accumulators, inputs and taps within 32 zmm).
 int64_t vectorsPerGroup(int64_t full) {
@@ -318,12 +353,11 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
     return failure();
 
   Location loc = op.getLoc();
-  // Kernels of up to 16 taps: a 5x5 kernel's 25 weight broadcasts already
-  // hold most of the 32 vector registers across the row, and with the
-  // epilogue's values as well det's 5x5 depthwise convs ran 15-30% slower.
   std::optional<tfrt::Epilogue> epilogue;
-  if (epilogues && s.kh * s.kw <= kMaxEpilogueTaps)
+  if (epilogues)
     epilogue = tfrt::matchEpilogue(op.getResult(0), lanes);
+  // Kernels with more taps run the epilogue per plane (kMaxEpilogueTaps).
+  const bool planeEpilogue = s.kh * s.kw > kMaxEpilogueTaps;
   if (epilogue && epilogue->indexing != tfrt::Epilogue::Indexing::Direct)
     epilogue.reset();
   InitStart start;
@@ -331,7 +365,7 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
   if (std::optional<InitStart> taken = takeChannelInitForEpilogue(
           rewriter, op, op.getOutputs()[0], init, epilogue, epilogueOperands))
     start = *taken;
-  const tfrt::Epilogue *epi = epilogue ? &*epilogue : nullptr;
+  const tfrt::Epilogue *epi = epilogue && !planeEpilogue ? &*epilogue : nullptr;
   auto cst = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -440,13 +474,19 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
               }
               for (int64_t oh = s.oh - bottomRows; oh < s.oh; ++oh)
                 out = rowBlock(b, l, cst(b, oh), out, 1, oh);
+              if (epilogue && planeEpilogue)
+                out = applyPlaneEpilogue(b, l, s, *epilogue, epilogueOperands,
+                                         out, n, c, lanes);
               scf::YieldOp::create(b, l, out);
             });
         scf::YieldOp::create(b, l, cLoop.getResult(0));
       });
   if (epilogue) {
     tfrt::finishEpilogue(rewriter, *epilogue, nLoop.getResult(0), op,
-                         "depthwise convolution", remarks);
+                         planeEpilogue ? "depthwise convolution, applied to "
+                                         "each channel's plane after its rows"
+                                       : "depthwise convolution",
+                         remarks);
     ++fusedEpilogues;
     return success();
   }

@@ -195,6 +195,20 @@ def epilogue_cases(rng):
          helper.make_node("Relu", ["a"], ["y"])],
         {"x": [1, 32, 41, 37], "x2": [1, 32, 21, 19]}, [1, 32, 21, 19],
         [const("dw", [32, 1, 3, 3]), const("b", [32])])
+    # 5x5 kernels take their epilogue per channel plane, after its rows.
+    cases["dw5x5_hswish_192_40x40"] = (
+        [helper.make_node("Conv", ["x", "dw", "b"], ["c"], kernel_shape=[5, 5],
+                          pads=[2, 2, 2, 2], group=192),
+         helper.make_node("HardSwish", ["c"], ["y"])],
+        {"x": [1, 192, 40, 40]}, [1, 192, 40, 40],
+        [const("dw", [192, 1, 5, 5]), const("b", [192])])
+    cases["dw5x5_s2_residual_relu_24_37x29"] = (
+        [helper.make_node("Conv", ["x", "dw", "b"], ["c"], kernel_shape=[5, 5],
+                          pads=[2, 2, 2, 2], strides=[2, 2], group=24),
+         helper.make_node("Add", ["c", "x2"], ["a"]),
+         helper.make_node("Relu", ["a"], ["y"])],
+        {"x": [1, 24, 37, 29], "x2": [1, 24, 19, 15]}, [1, 24, 19, 15],
+        [const("dw", [24, 1, 5, 5]), const("b", [24])])
     cases["pw_relu_then_dw_pad_64to64_40x40"] = (
         [conv("x", "w", "b", "c"),
          helper.make_node("Relu", ["c"], ["h"]),

@@ -44,13 +44,25 @@ func.func @dw_scale_relu(%x: tensor<1x8x18x34xf32>, %w: tensor<8x3x3xf32>, %bias
 
 // -----
 
-// A 5x5 kernel (25 taps) keeps its consumer apart: its weights already
-// hold most vector registers. So does a conv whose init is not a fill or
-// bias (its accumulators start from the init, which the consumer's
-// destination cannot stand in for).
+// A 5x5 kernel (25 taps, whose weights already hold most vector registers)
+// writes its accumulators into the consumer's destination and runs the
+// consumer's body over each channel's plane after its rows: a second loop
+// over the rows inside the channel loop reads each vector back, clamps it
+// and writes it in place; the consumer's pass is gone. A conv whose init
+// is not a fill or bias keeps its consumer apart (its accumulators start
+// from the init, which the consumer's destination cannot stand in for).
 // CHECK-LABEL: func.func @dw5x5
-// CHECK: vector.transfer_write %{{.*}} : vector<16xf32>, tensor<1x2x4x16xf32>
-// CHECK: linalg.generic
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x2x4x16xf32>
+// CHECK: scf.for %[[C:.*]] = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[E]])
+// CHECK: %[[ROWS:.*]] = scf.for %[[OH:.*]] = %c0 to %c4 step %c1
+// CHECK-COUNT-25: vector.fma
+// CHECK-NOT: arith.maximumf
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %[[C]], %[[OH]], %c0] {in_bounds = [true]} : vector<16xf32>, tensor<1x2x4x16xf32>
+// CHECK: scf.for %[[OH2:.*]] = %c0 to %c4 step %c1 iter_args(%[[P:.*]] = %[[ROWS]])
+// CHECK: %[[V:.*]] = vector.transfer_read %[[P]][%c0, %[[C]], %[[OH2]], %c0]
+// CHECK: %[[Y:.*]] = arith.maximumf %[[V]], %{{.*}} fastmath<contract> : vector<16xf32>
+// CHECK: vector.transfer_write %[[Y]], %[[P]][%c0, %[[C]], %[[OH2]], %c0]
+// CHECK-NOT: linalg.generic
 // CHECK-LABEL: func.func @init_read
 // CHECK: vector.transfer_read %{{.*}} : tensor<1x2x4x16xf32>, vector<16xf32>
 // CHECK: linalg.generic
