@@ -42,24 +42,29 @@ def table(res):
     w("")
     w("| model | ours 1t | ORT 1t | **ours/ORT 1t** | ours 2t | ORT 2t | **ours/ORT 2t** | "
       "cpu/wall ours 2t | ours 2t/1t paired | peak RSS ours / ORT | compile | "
-      "background load |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|---|")
+      "background load | cross-core writes |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m in res["models"]:
         o, r = m.get("ours", {}), m.get("ort", {})
         o1, r1, o2, r2 = o.get("1"), r.get("1"), o.get("2"), r.get("2")
         ms = lambda x: "-" if not x else "%.3f ms" % x["median_ms"]
         rss = "%s / %s MiB" % (fmt(o1 and o1["peak_rss_mib"], "%.1f"), fmt(r1 and r1["peak_rss_mib"], "%.1f"))
-        w("| %s %s | %s | %s | **%s** | %s | %s | **%s** | %s | %s | %s | %.1f s | %.2f CPUs |" % (
+        w("| %s %s | %s | %s | **%s** | %s | %s | **%s** | %s | %s | %s | %.1f s | %.2f CPUs | %s |" % (
             m["model"], m["shape"], ms(o1), ms(r1), fmt(m["ratio"].get("1"), "%.2f"),
             ms(o2), ms(r2), fmt(m["ratio"].get("2"), "%.2f"),
             fmt(o2 and o2["cpu_per_wall"], "%.2f"),
             fmt(m.get("ours_2t_over_1t_paired"), "%.3f"), rss, m["compile_s"],
-            m["background_busy_cpus"]))
+            m["background_busy_cpus"], fmt(m.get("cross_core_write_ratio"), "%.2fx")))
     w("")
     w("Medians of %s rounds' medians (ours and ORT alternate within each round, "
       "the thread counts in reverse order every other round); "
       "\"background load\": CPUs kept busy by other processes over 2 s before the "
-      "model's rounds (0.00 = quiet); cpu/wall 2.0 means both vCPUs ran throughout; "
+      "model's rounds (0.00 = quiet); \"cross-core writes\": what one core paid, "
+      "just before the model's rounds, to write 1.2 MB over cache lines the other "
+      "core had read, over the cost of writing lines of its own "
+      "(`bench/kernels/xcore_probe.c`; 1.2x when the VM's two vCPUs sit close, 5-7x "
+      "when far apart: the 2-thread figures move with it); "
+      "cpu/wall 2.0 means both vCPUs ran throughout; "
       "ours 2t/1t paired: one process calls a 1-thread and a 2-thread instance in turn "
       "(`bench/ab/interleave.c`), the median over iterations of 2t / 1t; "
       "compile: the median of %s compiles of the model." %

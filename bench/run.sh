@@ -6,7 +6,8 @@
 # it (bench/kernels/run.sh; with each round's L2/L3 read bandwidth from
 # bench/kernels/mem_probe.c), cls/det/rec at 1 and 2 threads against ONNX
 # Runtime in the same run (bench/models/run.sh: latency, ratio, peak RSS,
-# compile time, background load), and det's dense convolutions per layer
+# compile time, background load, the cost of cross-core writes from
+# bench/kernels/xcore_probe.c), and det's dense convolutions per layer
 # inside the compiled model (bench/layers/run.sh). Writes build/bench/results.json and
 # replaces the generated table of docs/performance.md.
 #
@@ -28,6 +29,7 @@ scripts/build.sh tfrt-compile tfrt-run tfrt_runtime >/dev/null
 CC=${CC:-$(command -v clang-22 || command -v cc)}
 "$CC" -O2 -march=native bench/kernels/peak_fma.c -o "$OUT/peak_fma"
 "$CC" -O2 -march=native bench/kernels/mem_probe.c -o "$OUT/mem_probe"
+"$CC" -O2 -march=native -pthread bench/kernels/xcore_probe.c -o "$OUT/xcore_probe"
 "$CC" -O2 -march=native -I runtime-lib/include bench/kernels/paired_peak.c -o "$OUT/paired_peak" -ldl
 "$OUT/peak_fma" | tee "$OUT/peak.txt"
 peak=$(sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p' "$OUT/peak.txt")
@@ -38,7 +40,8 @@ JSON_OUT="$OUT/kernels.jsonl" PEAK_BIN="$OUT/peak_fma" MEM_PROBE_BIN="$OUT/mem_p
   PAIRED_BIN="$OUT/paired_peak" \
   ROUNDS=${KERNEL_ROUNDS:-5} \
   bench/kernels/run.sh
-JSON_OUT="$OUT/models.jsonl" ROUNDS=${ROUNDS:-5} bench/models/run.sh cls det rec
+JSON_OUT="$OUT/models.jsonl" XCORE_PROBE_BIN="$OUT/xcore_probe" ROUNDS=${ROUNDS:-5} \
+  bench/models/run.sh cls det rec
 JSON_OUT="$OUT/layers.json" bench/layers/run.sh det
 
 /usr/bin/python3 bench/report.py --peak "$peak" --kernels "$OUT/kernels.jsonl" \

@@ -14,6 +14,8 @@
 #   COMPILES=3      compiles per model; the compile time is their median
 #   ORT_THREADS="1 2", OURS_THREADS="1 2"  (ours: tfrt-run --threads=N)
 #   JSON_OUT=       also append one JSON object per model to this file
+#   XCORE_PROBE_BIN= bench/kernels/xcore_probe.c built: run before each
+#                   model's rounds (cross-core write cost, in the JSON)
 #   BUILD_DIR=build, MODELS_DIR=third_party/npm/package/assets,
 #   ORT_DIR=third_party/npm/ort, OUT_DIR=build/bench/models
 #
@@ -114,6 +116,15 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
            awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat)
     busy=$(echo "$busy" | awk -v n="$(nproc)" 'NR==1{b=$1; i=$2} NR==2{db=$1-b; di=$2-i; printf "%.2f", (db+di) ? n*db/(db+di) : 0}')
     echo "$model: background load before the runs: $busy of $(nproc) CPUs busy"
+    # What a core pays to write over lines the other core read (the VM's
+    # placement of its vCPUs; bench/kernels/xcore_probe.c): the 2-thread
+    # figures move with it.
+    xcore=-
+    if [ -n "${XCORE_PROBE_BIN:-}" ]; then
+      xcore=$("$XCORE_PROBE_BIN" | sed -n 's/.*: \([0-9.]*\)x.*/\1/p')
+      [ -n "$xcore" ] || xcore=-
+      echo "$model: cross-core writes $xcore x the cost of writes over own lines"
+    fi
     for t in $OURS_THREADS; do : >"$OUT_DIR/$model.ours$t"; : >"$OUT_DIR/$model.ours$t.load"; done
     for t in $ORT_THREADS; do : >"$OUT_DIR/$model.ort$t"; : >"$OUT_DIR/$model.ort$t.load"; done
     # /usr/bin/time: peak RSS (KiB), user+system and elapsed seconds.
@@ -174,9 +185,9 @@ np.save(sys.argv[1], np.random.RandomState(1234).rand(*d).astype(np.float32))" \
     unset med
     if [ -n "${JSON_OUT:-}" ]; then
       "$PY" - "$OUT_DIR" "$model" "$shape" "$compile_s" "$rounds" "$runs" "$busy" \
-        "$OURS_THREADS" "$ORT_THREADS" "$times" "$paired" >>"$JSON_OUT" <<'PYEOF'
+        "$OURS_THREADS" "$ORT_THREADS" "$times" "$paired" "$xcore" >>"$JSON_OUT" <<'PYEOF'
 import json, statistics, sys
-d, model, shape, cs, rounds, runs, busy, ours_t, ort_t, compiles, paired = sys.argv[1:12]
+d, model, shape, cs, rounds, runs, busy, ours_t, ort_t, compiles, paired, xcore = sys.argv[1:13]
 def tool(prefix, t):
     rows = [l.split() for l in open("%s/%s.%s%s" % (d, model, prefix, t)) if l.strip()]
     load = [l.split() for l in open("%s/%s.%s%s.load" % (d, model, prefix, t)) if l.strip()]
@@ -195,6 +206,7 @@ r = {"model": model, "shape": shape, "compile_s": round(float(cs), 2),
 r["ratio"] = {t: round(r["ours"][t]["median_ms"] / r["ort"][t]["median_ms"], 3)
               for t in r["ours"] if r["ours"].get(t) and r["ort"].get(t)}
 r["ours_2t_over_1t_paired"] = None if paired == "-" else float(paired)
+r["cross_core_write_ratio"] = None if xcore == "-" else float(xcore)
 print(json.dumps(r))
 PYEOF
     fi
