@@ -754,8 +754,9 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     On tensors: every f32 `linalg.depthwise_conv_2d_nchw_chw` with static
     shapes (the graph lowering's form of a depthwise conv, input padded) is
     replaced by `scf.for` loops over `(n, c, oh)` around `rows` output rows
-    (2 by default; one where `rows` does not divide the output rows, and
-    for strided convs on input planes of 64 KiB or more): each row's
+    (2 by default; one where `rows` does not divide the output rows, for
+    strided convs on input planes of 64 KiB or more, and for convs strided
+    along the columns whose rows run in groups of five vectors): each row's
     columns are vectors of `lanes` (16: one zmm) and a tail vector of
     the remainder; up to five vectors of each row are computed together
     (their accumulators stay in registers; with two rows, each accumulator's

@@ -38,6 +38,10 @@ constexpr int64_t kMaxEpilogueTaps = 16;
 /// Strided convs whose input planes have at least this many bytes compute
 /// one output row per step.
 constexpr int64_t kOneRowPlaneBytes = 65536;
+/// So do convs strided along the columns whose rows run in groups of this
+/// many vectors: two rows of them, with the lane shuffles of their reads,
+/// exceed the vector registers.
+constexpr int64_t kOneRowGroupVectors = 5;
 
 /// The static shape of one depthwise convolution. With padTop/padLeft the
 /// input is read unpadded (ih x iw): input row oh * sh + i * dh - padTop,
@@ -457,9 +461,15 @@ LogicalResult vectorizeOne(RewriterBase &rewriter,
               // per step: at stride 2 two rows share no input row, and the
               // second row's accumulators and reads only add registers (det's
               // Conv.3, 32 x 321 x 322 floats: 0.56-0.70 -> 0.40-0.55 ms);
-              // on small planes (PP-OCR cls) two rows stay faster.
+              // on small planes (PP-OCR cls) two rows stay faster, except
+              // with column strides and groups of five vectors, whose two
+              // rows with their reads' lane shuffles spill (det's Conv.3 in
+              // the band of tfrt-fuse-conv-bands, where its input is a band
+              // of rows 322 wide: the band's launch inside det 1.88-1.97 ->
+              // 1.59-1.69 ms in three alternating profiling rounds).
               bool bigStrided =
-                  s.sh > 1 && s.ih * s.iw * 4 >= kOneRowPlaneBytes;
+                  s.sh > 1 && (s.ih * s.iw * 4 >= kOneRowPlaneBytes ||
+                               (s.sw > 1 && perGroup >= kOneRowGroupVectors));
               int64_t rows =
                   middle % rowsPerStep || bigStrided ? 1 : rowsPerStep;
               if (middle > 0) {

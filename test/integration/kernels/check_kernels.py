@@ -300,6 +300,22 @@ def epilogue_cases(rng):
         [const("dw", [16, 1, 3, 3]), const("db", [16]),
          const("w", [24, 16, 1, 1]), const("b", [24]),
          const("dw2", [24, 1, 3, 3]), const("db2", [24])])
+    # det's first band at a third of its width: the stride-2 conv's rows
+    # of 80 columns run in groups of five vectors, one row per step.
+    cases["dw_hswish_pw_hswish_then_dw_s2_hswish_16to32_128x160"] = (
+        [helper.make_node("Conv", ["x", "dw", "db"], ["d"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], group=16),
+         helper.make_node("HardSwish", ["d"], ["h"]),
+         conv("h", "w", "b", "c"),
+         helper.make_node("HardSwish", ["c"], ["h2"]),
+         helper.make_node("Conv", ["h2", "dw2", "db2"], ["d2"],
+                          kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                          strides=[2, 2], group=32),
+         helper.make_node("HardSwish", ["d2"], ["y"])],
+        {"x": [1, 16, 128, 160]}, [1, 32, 64, 80],
+        [const("dw", [16, 1, 3, 3]), const("db", [16]),
+         const("w", [32, 16, 1, 1]), const("b", [32]),
+         const("dw2", [32, 1, 3, 3]), const("db2", [32])])
     cases["dw_pw_residual_relu_then_dw_s2_16to16_124x136"] = (
         [helper.make_node("Conv", ["x", "dw"], ["d"], kernel_shape=[3, 3],
                           pads=[1, 1, 1, 1], group=16),

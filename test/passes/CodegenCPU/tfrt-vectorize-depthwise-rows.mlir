@@ -82,3 +82,26 @@ func.func @dw_s2_small_plane(%x: tensor<1x1x9x130xf32>, %w: tensor<1x3x3xf32>, %
       ins(%x, %w : tensor<1x1x9x130xf32>, tensor<1x3x3xf32>) outs(%b : tensor<1x1x4x64xf32>) -> tensor<1x1x4x64xf32>
   return %r : tensor<1x1x4x64xf32>
 }
+
+// -----
+
+// A plane under 64 KiB whose rows run in groups of five vectors (80
+// columns, 9 x 162 input floats: det's stride-2 conv in the band of
+// tfrt-fuse-conv-bands) takes one row per step: two rows of five
+// accumulators with their reads' lane shuffles spill. Stride 2 along the
+// rows only (no shuffles) keeps two.
+// CHECK-LABEL: func.func @dw_s2_wide_groups
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK-LABEL: func.func @dw_s2_rows_only_wide_groups
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c2
+func.func @dw_s2_wide_groups(%x: tensor<1x1x9x162xf32>, %w: tensor<1x3x3xf32>, %b: tensor<1x1x4x80xf32>) -> tensor<1x1x4x80xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x9x162xf32>, tensor<1x3x3xf32>) outs(%b : tensor<1x1x4x80xf32>) -> tensor<1x1x4x80xf32>
+  return %r : tensor<1x1x4x80xf32>
+}
+
+func.func @dw_s2_rows_only_wide_groups(%x: tensor<1x1x9x82xf32>, %w: tensor<1x3x3xf32>, %b: tensor<1x1x4x80xf32>) -> tensor<1x1x4x80xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x9x82xf32>, tensor<1x3x3xf32>) outs(%b : tensor<1x1x4x80xf32>) -> tensor<1x1x4x80xf32>
+  return %r : tensor<1x1x4x80xf32>
+}
