@@ -286,36 +286,31 @@ def epilogue_cases(rng):
     # Then 124 x 136 with the model's input added before the ReLU (sliced
     # at each band's 5 rows of the 1x1 conv): 62 output rows in bands of
     # 2, one chunk, 68 columns.
+    def band_with_tail(cin, cout, h, w, act):
+        """3x3 depthwise + HardSwish, 1x1 + HardSwish, then a 3x3 stride-2
+        depthwise conv and `act`."""
+        return (
+            [helper.make_node("Conv", ["x", "dw", "db"], ["d"],
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                              group=cin),
+             helper.make_node("HardSwish", ["d"], ["h"]),
+             conv("h", "w", "b", "c"),
+             helper.make_node("HardSwish", ["c"], ["h2"]),
+             helper.make_node("Conv", ["h2", "dw2", "db2"], ["d2"],
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                              strides=[2, 2], group=cout),
+             helper.make_node(act, ["d2"], ["y"])],
+            {"x": [1, cin, h, w]}, [1, cout, h // 2, w // 2],
+            [const("dw", [cin, 1, 3, 3]), const("db", [cin]),
+             const("w", [cout, cin, 1, 1]), const("b", [cout]),
+             const("dw2", [cout, 1, 3, 3]), const("db2", [cout])])
+
     cases["dw_hswish_pw_hswish_then_dw_s2_relu_16to24_128x128"] = (
-        [helper.make_node("Conv", ["x", "dw", "db"], ["d"], kernel_shape=[3, 3],
-                          pads=[1, 1, 1, 1], group=16),
-         helper.make_node("HardSwish", ["d"], ["h"]),
-         conv("h", "w", "b", "c"),
-         helper.make_node("HardSwish", ["c"], ["h2"]),
-         helper.make_node("Conv", ["h2", "dw2", "db2"], ["d2"],
-                          kernel_shape=[3, 3], pads=[1, 1, 1, 1],
-                          strides=[2, 2], group=24),
-         helper.make_node("Relu", ["d2"], ["y"])],
-        {"x": [1, 16, 128, 128]}, [1, 24, 64, 64],
-        [const("dw", [16, 1, 3, 3]), const("db", [16]),
-         const("w", [24, 16, 1, 1]), const("b", [24]),
-         const("dw2", [24, 1, 3, 3]), const("db2", [24])])
+        band_with_tail(16, 24, 128, 128, "Relu"))
     # det's first band at a third of its width: the stride-2 conv's rows
     # of 80 columns run in groups of five vectors, one row per step.
     cases["dw_hswish_pw_hswish_then_dw_s2_hswish_16to32_128x160"] = (
-        [helper.make_node("Conv", ["x", "dw", "db"], ["d"], kernel_shape=[3, 3],
-                          pads=[1, 1, 1, 1], group=16),
-         helper.make_node("HardSwish", ["d"], ["h"]),
-         conv("h", "w", "b", "c"),
-         helper.make_node("HardSwish", ["c"], ["h2"]),
-         helper.make_node("Conv", ["h2", "dw2", "db2"], ["d2"],
-                          kernel_shape=[3, 3], pads=[1, 1, 1, 1],
-                          strides=[2, 2], group=32),
-         helper.make_node("HardSwish", ["d2"], ["y"])],
-        {"x": [1, 16, 128, 160]}, [1, 32, 64, 80],
-        [const("dw", [16, 1, 3, 3]), const("db", [16]),
-         const("w", [32, 16, 1, 1]), const("b", [32]),
-         const("dw2", [32, 1, 3, 3]), const("db2", [32])])
+        band_with_tail(16, 32, 128, 160, "HardSwish"))
     cases["dw_pw_residual_relu_then_dw_s2_16to16_124x136"] = (
         [helper.make_node("Conv", ["x", "dw"], ["d"], kernel_shape=[3, 3],
                           pads=[1, 1, 1, 1], group=16),
