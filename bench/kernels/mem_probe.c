@@ -18,13 +18,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "vec.h"
-
-static double seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static volatile float sink;
 

@@ -17,13 +17,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "fma_chains.h"
-
-static double seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   double perRound = argc > 1 ? atof(argv[1]) : 0.5;

@@ -37,6 +37,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+
 #define FLOATS (1200 * 1024 / 4)
 #define WARM 10
 #define TIMED 40
@@ -45,12 +47,6 @@ static float *src, *dst;
 static atomic_int turn;  /* odd: the reader's turn; even: the writer's */
 static atomic_int other; /* 1: the reader reads dst on its turn */
 static volatile float sink;
-
-static double seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void pin(int cpu) {
   cpu_set_t set;

@@ -167,16 +167,19 @@ Value zeroConst(OpBuilder &b, Location loc, Type type) {
 /// orders the operands so that the constant bound never decides a NaN, but
 /// only where signed zeros may be ignored); with `nsz`, Relu(-0) may be -0,
 /// as ONNX Runtime's Clip (std::max) already returns.
-Value clampMax(OpBuilder &b, Location loc, Value x, Value bound) {
-  return arith::MaximumFOp::create(
+template <typename OpTy>
+Value clamp(OpBuilder &b, Location loc, Value x, Value bound) {
+  return OpTy::create(
       b, loc, x, bound,
       arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::nsz));
 }
 
+Value clampMax(OpBuilder &b, Location loc, Value x, Value bound) {
+  return clamp<arith::MaximumFOp>(b, loc, x, bound);
+}
+
 Value clampMin(OpBuilder &b, Location loc, Value x, Value bound) {
-  return arith::MinimumFOp::create(
-      b, loc, x, bound,
-      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::nsz));
+  return clamp<arith::MinimumFOp>(b, loc, x, bound);
 }
 
 /// The value that never wins a maximum: -inf, or the lowest integer.

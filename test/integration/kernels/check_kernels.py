@@ -188,13 +188,20 @@ def epilogue_cases(rng):
         [const("dw", [48, 1, 3, 3]), const("b", [48]),
          const("s", [1, 48, 1, 1]),
          numpy_helper.from_array(np.array(0.25, dtype=np.float32), "t")])
-    cases["dw_s2_relu_residual_32_41x37"] = (
-        [helper.make_node("Conv", ["x", "dw", "b"], ["c"], kernel_shape=[3, 3],
-                          pads=[1, 1, 1, 1], strides=[2, 2], group=32),
-         helper.make_node("Add", ["c", "x2"], ["a"]),
-         helper.make_node("Relu", ["a"], ["y"])],
-        {"x": [1, 32, 41, 37], "x2": [1, 32, 21, 19]}, [1, 32, 21, 19],
-        [const("dw", [32, 1, 3, 3]), const("b", [32])])
+    def dw_s2_residual_relu(ch, k, h, w):
+        """A k x k stride-2 depthwise conv with bias and `same` padding, a
+        residual input added, then a ReLU."""
+        out = [1, ch, (h - 1) // 2 + 1, (w - 1) // 2 + 1]
+        return (
+            [helper.make_node("Conv", ["x", "dw", "b"], ["c"],
+                              kernel_shape=[k, k], pads=[k // 2] * 4,
+                              strides=[2, 2], group=ch),
+             helper.make_node("Add", ["c", "x2"], ["a"]),
+             helper.make_node("Relu", ["a"], ["y"])],
+            {"x": [1, ch, h, w], "x2": out}, out,
+            [const("dw", [ch, 1, k, k]), const("b", [ch])])
+
+    cases["dw_s2_relu_residual_32_41x37"] = dw_s2_residual_relu(32, 3, 41, 37)
     # 5x5 kernels take their epilogue per channel plane, after its rows.
     cases["dw5x5_hswish_192_40x40"] = (
         [helper.make_node("Conv", ["x", "dw", "b"], ["c"], kernel_shape=[5, 5],
@@ -202,13 +209,7 @@ def epilogue_cases(rng):
          helper.make_node("HardSwish", ["c"], ["y"])],
         {"x": [1, 192, 40, 40]}, [1, 192, 40, 40],
         [const("dw", [192, 1, 5, 5]), const("b", [192])])
-    cases["dw5x5_s2_residual_relu_24_37x29"] = (
-        [helper.make_node("Conv", ["x", "dw", "b"], ["c"], kernel_shape=[5, 5],
-                          pads=[2, 2, 2, 2], strides=[2, 2], group=24),
-         helper.make_node("Add", ["c", "x2"], ["a"]),
-         helper.make_node("Relu", ["a"], ["y"])],
-        {"x": [1, 24, 37, 29], "x2": [1, 24, 19, 15]}, [1, 24, 19, 15],
-        [const("dw", [24, 1, 5, 5]), const("b", [24])])
+    cases["dw5x5_s2_residual_relu_24_37x29"] = dw_s2_residual_relu(24, 5, 37, 29)
     cases["pw_relu_then_dw_pad_64to64_40x40"] = (
         [conv("x", "w", "b", "c"),
          helper.make_node("Relu", ["c"], ["h"]),
