@@ -803,7 +803,7 @@ def VectorizeDepthwise : Pass<"tfrt-vectorize-depthwise", "mlir::func::FuncOp"> 
     run the body over each channel's plane once its rows are done, a
     second loop over the rows that reads each vector back from L1 and
     writes it in place (det's 5x5 depthwise convs on 40x40 with their
-    HardSwish: 0.82-0.94 of the two passes at one thread; at two threads
+    HardSwish: 0.79-0.90 of the two passes at one thread; at two threads
     the separate pass, writing lines the other core had read, took up to
     8x as long).
 
