@@ -93,6 +93,8 @@ void tfrt::buildLinalgPipeline(OpPassManager &pm, const PipelineOptions &opts) {
       bands.tails = opts.fuseConvBandTails;
       pm.addNestedPass<func::FuncOp>(createFuseConvBands(bands));
     }
+    if (opts.fuseConvTransposePairs)
+      pm.addNestedPass<func::FuncOp>(createFuseConvTransposePairs());
   }
   if (opts.cpuKernels && opts.parallelLoops) {
     AsyncScheduleOptions schedule;

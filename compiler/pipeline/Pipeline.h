@@ -100,6 +100,10 @@ struct PipelineOptions {
   /// With it, a stride-2 depthwise conv reading the 1x1 conv's padded
   /// result joins the bands (tfrt-fuse-conv-bands `tails`).
   bool fuseConvBandTails = true;
+  /// Run a non-overlapping ConvTranspose (with its epilogue) and a second
+  /// one that reads its result over bands of input rows
+  /// (tfrt-fuse-conv-transpose-pairs), the intermediate staying in cache.
+  bool fuseConvTransposePairs = true;
 };
 
 /// Shape specialisation, inference and folding; fails on unknown shapes.

@@ -277,9 +277,13 @@ struct AsyncTileLoopsPass
         if (erased.contains(op.getOperation()))
           continue;
         auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+        Operation *replaced = nullptr;
         if (generic && isConvTransposeGeneric(generic))
-          if (linalg::GenericOp g6 = expandConsumer(rewriter, generic, erased))
+          if (linalg::GenericOp g6 = tfrt::conv::expandConvTransposeConsumer(
+                  rewriter, generic, &replaced)) {
+            erased.insert(replaced);
             expanded.push_back(g6);
+          }
       }
       llvm::erase_if(candidates, [&](linalg::LinalgOp op) {
         return erased.contains(op.getOperation());
@@ -336,97 +340,6 @@ struct AsyncTileLoopsPass
     return std::max(tfrt::async::estimateCost(op),
                     costPerByte > 0 ? tfrt::async::bytesMoved(op) * costPerByte
                                     : 0);
-  }
-
-  /// When the only user of ConvTranspose `op`'s 6-D result is a collapse
-  /// into [N, M, IH * KH, IW * KW] whose only user is an all-parallel
-  /// generic reading it through the identity (and its other inputs through
-  /// maps of the leading two dims and zeros, or the identity), rebuilds
-  /// that generic on the 6-D shape: its init and identity-read inputs are
-  /// expanded, the collapse follows it. Returns the rebuilt generic (null
-  /// when nothing changed) and adds the replaced one to `erased`.
-  linalg::GenericOp expandConsumer(IRRewriter &rewriter, linalg::GenericOp op,
-                                   llvm::DenseSet<Operation *> &erased) {
-    Value result = op->getResult(0);
-    if (!result.hasOneUse())
-      return {};
-    auto collapse =
-        dyn_cast<tensor::CollapseShapeOp>(*result.getUsers().begin());
-    if (!collapse || !collapse->hasOneUse() ||
-        collapse.getReassociationIndices() !=
-            SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}})
-      return {};
-    auto g = dyn_cast<linalg::GenericOp>(*collapse->getUsers().begin());
-    auto type4 = collapse.getResultType();
-    auto type6 = cast<RankedTensorType>(result.getType());
-    if (!g || g->getBlock() != op->getBlock() || g.getNumLoops() != 4 ||
-        g.getNumParallelLoops() != 4 || g.getNumDpsInits() != 1 ||
-        g->getNumResults() != 1 || g->getResult(0).getType() != type4 ||
-        !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
-        llvm::any_of(g.getBody()->getOperations(),
-                     [](Operation &o) { return isa<linalg::IndexOp>(o); }))
-      return {};
-    MLIRContext *ctx = op.getContext();
-    auto e = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineMap> maps;
-    SmallVector<Value> inputs;
-    SmallVector<ReassociationIndices> re = collapse.getReassociationIndices();
-    rewriter.setInsertionPoint(g);
-    auto expand = [&](Value v) -> Value {
-      auto t = cast<RankedTensorType>(v.getType());
-      return tensor::ExpandShapeOp::create(
-          rewriter, g.getLoc(),
-          RankedTensorType::get(type6.getShape(), t.getElementType()), v, re);
-    };
-    for (OpOperand *in : g.getDpsInputOperands()) {
-      AffineMap map = g.getMatchingIndexingMap(in);
-      if (in->get() == collapse.getResult()) {
-        if (!map.isIdentity())
-          return {};
-        inputs.push_back(result);
-        maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
-        continue;
-      }
-      auto t = dyn_cast<RankedTensorType>(in->get().getType());
-      if (!t || !t.hasStaticShape())
-        return {};
-      if (map.isIdentity() && t.getShape() == type4.getShape()) {
-        inputs.push_back(in->get());
-        maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
-        continue;
-      }
-      SmallVector<AffineExpr> results;
-      for (AffineExpr r : map.getResults()) {
-        if (isa<AffineConstantExpr>(r)) {
-          results.push_back(r);
-          continue;
-        }
-        auto d = dyn_cast<AffineDimExpr>(r);
-        if (!d || d.getPosition() > 1)
-          return {};
-        results.push_back(e(d.getPosition()));
-      }
-      inputs.push_back(in->get());
-      maps.push_back(AffineMap::get(6, 0, results, ctx));
-    }
-    // Identity-read inputs (other than the result) and the init expand.
-    for (auto [v, m] : llvm::zip(inputs, maps))
-      if (v != result && m.isIdentity())
-        v = expand(v);
-    Value init = expand(g.getDpsInitOperand(0)->get());
-    maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
-    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
-    auto g6 = linalg::GenericOp::create(rewriter, g.getLoc(),
-                                        TypeRange{init.getType()}, inputs,
-                                        ValueRange{init}, maps, iters);
-    rewriter.inlineRegionBefore(g.getRegion(), g6.getRegion(),
-                                g6.getRegion().begin());
-    Value back = tensor::CollapseShapeOp::create(rewriter, g.getLoc(), type4,
-                                                 g6->getResult(0), re);
-    erased.insert(g);
-    rewriter.replaceOp(g, back);
-    rewriter.eraseOp(collapse);
-    return g6;
   }
 
   /// Splits `consumer` as `op` would be split and computes `op` (with the

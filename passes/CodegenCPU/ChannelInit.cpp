@@ -116,3 +116,29 @@ std::optional<InitStart> tfrt::codegen::takeChannelInitForEpilogue(
   }
   return taken;
 }
+
+bool tfrt::codegen::readsChannelsOnly(AffineMap map) {
+  for (unsigned d = 2; d < map.getNumDims(); ++d)
+    if (map.isFunctionOfDim(d))
+      return false;
+  return true;
+}
+
+Operation *tfrt::codegen::recomputableChannelInit(Value init) {
+  Operation *def = init.getDefiningOp();
+  if (!def || !init.hasOneUse())
+    return nullptr;
+  if (auto fill = dyn_cast<linalg::FillOp>(def))
+    return fill.hasPureTensorSemantics() ? def : nullptr;
+  auto g = dyn_cast<linalg::GenericOp>(def);
+  if (!g || !g.hasPureTensorSemantics() || g.getNumReductionLoops() != 0 ||
+      g.getNumDpsInits() != 1 ||
+      g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
+    return nullptr;
+  for (OpOperand *in : g.getDpsInputOperands())
+    if (!readsChannelsOnly(g.getMatchingIndexingMap(in)))
+      return nullptr;
+  return g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity()
+             ? def
+             : nullptr;
+}

@@ -58,6 +58,18 @@ takeChannelInitForEpilogue(mlir::RewriterBase &rewriter, mlir::Operation *op,
                            std::optional<tfrt::Epilogue> &epilogue,
                            tfrt::EpilogueOperands &operands);
 
+/// Whether `map` reads no position past the leading two dims (batch and
+/// channel): a per-channel value, a scalar or a [1, C, 1, ...] tensor.
+bool readsChannelsOnly(mlir::AffineMap map);
+
+/// The op computing `init`, used only there, when it is a per-channel or
+/// scalar value that can be recomputed on any slice of its destination
+/// along the dims past the channel: a linalg.fill, or an all-parallel
+/// generic (the graph lowering's bias broadcast) whose inputs read only
+/// batch and channel (readsChannelsOnly), whose body does not read its init,
+/// and which writes that init through the identity. Null otherwise.
+mlir::Operation *recomputableChannelInit(mlir::Value init);
+
 } // namespace tfrt::codegen
 
 #endif // TFRT_PASSES_CODEGENCPU_CHANNELINIT_H

@@ -143,3 +143,113 @@ std::optional<StemInput> tfrt::conv::matchStemConv(linalg::GenericOp op) {
   stem.lowH = sp->lowH;
   return stem;
 }
+
+bool tfrt::conv::isConvTransposeGeneric(linalg::GenericOp op) {
+  // Loops (n, m, ih, kh, c, iw, kw).
+  enum : unsigned { n, m, ih, kh, c, iw, kw, loops };
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() != loops ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
+      return false;
+  }
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < loops; ++i)
+    if ((i == c) != (iters[i] == utils::IteratorType::reduction))
+      return false;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == AffineMap::get(loops, 0, {d(n), d(c), d(ih), d(iw)}, ctx) &&
+         maps[1] == AffineMap::get(loops, 0, {d(c), d(m), d(kh), d(kw)}, ctx) &&
+         maps[2] == AffineMap::get(loops, 0,
+                                   {d(n), d(m), d(ih), d(kh), d(iw), d(kw)},
+                                   ctx) &&
+         isMulAddBody(op);
+}
+
+linalg::GenericOp tfrt::conv::expandConvTransposeConsumer(
+    RewriterBase &rewriter, linalg::GenericOp op, Operation **replaced) {
+  Value result = op->getResult(0);
+  if (!result.hasOneUse())
+    return {};
+  auto collapse = dyn_cast<tensor::CollapseShapeOp>(*result.getUsers().begin());
+  if (!collapse || !collapse->hasOneUse() ||
+      collapse.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}})
+    return {};
+  auto g = dyn_cast<linalg::GenericOp>(*collapse->getUsers().begin());
+  auto type4 = collapse.getResultType();
+  auto type6 = cast<RankedTensorType>(result.getType());
+  if (!g || g->getBlock() != op->getBlock() || g.getNumLoops() != 4 ||
+      g.getNumParallelLoops() != 4 || g.getNumDpsInits() != 1 ||
+      g->getNumResults() != 1 || g->getResult(0).getType() != type4 ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
+      llvm::any_of(g.getBody()->getOperations(),
+                   [](Operation &o) { return isa<linalg::IndexOp>(o); }))
+    return {};
+  MLIRContext *ctx = op.getContext();
+  auto e = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs;
+  SmallVector<ReassociationIndices> re = collapse.getReassociationIndices();
+  rewriter.setInsertionPoint(g);
+  auto expand = [&](Value v) -> Value {
+    auto t = cast<RankedTensorType>(v.getType());
+    return tensor::ExpandShapeOp::create(
+        rewriter, g.getLoc(),
+        RankedTensorType::get(type6.getShape(), t.getElementType()), v, re);
+  };
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    AffineMap map = g.getMatchingIndexingMap(in);
+    if (in->get() == collapse.getResult()) {
+      if (!map.isIdentity())
+        return {};
+      inputs.push_back(result);
+      maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+      continue;
+    }
+    auto t = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!t || !t.hasStaticShape())
+      return {};
+    if (map.isIdentity() && t.getShape() == type4.getShape()) {
+      inputs.push_back(in->get());
+      maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+      continue;
+    }
+    SmallVector<AffineExpr> results;
+    for (AffineExpr r : map.getResults()) {
+      if (isa<AffineConstantExpr>(r)) {
+        results.push_back(r);
+        continue;
+      }
+      auto d = dyn_cast<AffineDimExpr>(r);
+      if (!d || d.getPosition() > 1)
+        return {};
+      results.push_back(e(d.getPosition()));
+    }
+    inputs.push_back(in->get());
+    maps.push_back(AffineMap::get(6, 0, results, ctx));
+  }
+  // Identity-read inputs (other than the result) and the init expand.
+  for (auto [v, m] : llvm::zip(inputs, maps))
+    if (v != result && m.isIdentity())
+      v = expand(v);
+  Value init = expand(g.getDpsInitOperand(0)->get());
+  maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+  SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+  auto g6 =
+      linalg::GenericOp::create(rewriter, g.getLoc(), TypeRange{init.getType()},
+                                inputs, ValueRange{init}, maps, iters);
+  rewriter.inlineRegionBefore(g.getRegion(), g6.getRegion(),
+                              g6.getRegion().begin());
+  Value back = tensor::CollapseShapeOp::create(rewriter, g.getLoc(), type4,
+                                               g6->getResult(0), re);
+  if (replaced)
+    *replaced = g;
+  rewriter.replaceOp(g, back);
+  rewriter.eraseOp(collapse);
+  return g6;
+}

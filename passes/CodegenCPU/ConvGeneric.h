@@ -2,7 +2,9 @@
 //
 // Matching of the 2-D dense NCHW convolution `linalg.generic` that
 // tfrt-lower-graph-to-linalg emits, shared by tfrt-split-conv-phases and
-// tfrt-vectorize-conv.
+// tfrt-vectorize-conv, and of its non-overlapping ConvTranspose generic
+// (tfrt-vectorize-conv-transpose, tfrt-fuse-conv-transpose-pairs,
+// tfrt-async-tile-loops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -58,6 +61,26 @@ bool isMulAddBody(mlir::linalg::GenericOp op);
 /// `rowsOuter` (if given) is set.
 std::optional<int64_t> convColumnStride(mlir::linalg::GenericOp op,
                                         bool *rowsOuter = nullptr);
+
+/// Matches the graph lowering's generic of a 2-D ConvTranspose whose
+/// kernel equals its stride (every output pixel takes one tap):
+///   in  (n, c, ih, iw), w (c, m, kh, kw), out (n, m, ih, kh, iw, kw)
+/// over loops (n, m, ih, kh, c, iw, kw), on static f32 tensors with body
+/// `out + in * w`.
+bool isConvTransposeGeneric(mlir::linalg::GenericOp op);
+
+/// When the only user of ConvTranspose `op`'s 6-D result [N, M, IH, KH, IW,
+/// KW] is a collapse into [N, M, IH * KH, IW * KW] whose only user (in the
+/// same block) is an all-parallel generic reading it through the identity
+/// and its other inputs through maps of the leading two dims and constants,
+/// or the identity, rebuilds that generic on the 6-D shape: its init and
+/// identity-read inputs are expanded, the collapse follows it. Returns the
+/// rebuilt generic, and sets `replaced` (if given) to the erased one; null,
+/// changing nothing, when the consumer does not match.
+mlir::linalg::GenericOp
+expandConvTransposeConsumer(mlir::RewriterBase &rewriter,
+                            mlir::linalg::GenericOp op,
+                            mlir::Operation **replaced = nullptr);
 
 /// A zero `tensor.pad` of the spatial dims (H, W) of an NCHW tensor with
 /// static amounts: its unpadded source and the rows and columns added

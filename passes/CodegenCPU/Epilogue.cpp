@@ -29,9 +29,9 @@ SmallVector<ReassociationIndices> imageRows() { return {{0, 1}, {2, 3}}; }
 /// `from` on contiguous (each [H, W] plane of [1, M, H, W] with `from` = 2),
 /// so that a collapse of them is a view: slices that keep those dimensions
 /// whole, followed through the shared outputs of scf.forall, the
-/// destinations of ops and the sources of expand_shape (whose trailing
-/// dimension must then be whole), down to a fresh tensor, a constant or a
-/// function argument.
+/// iter_args of scf.for, the destinations of ops and the sources of
+/// expand_shape (whose trailing dimension must then be whole), down to a fresh
+/// tensor, a constant or a function argument.
 bool trailingContiguous(Value t, unsigned from) {
   for (int depth = 0; depth < 32; ++depth) {
     if (auto slice = t.getDefiningOp<tensor::ExtractSliceOp>()) {
@@ -48,6 +48,15 @@ bool trailingContiguous(Value t, unsigned from) {
       Operation *parent = arg.getOwner()->getParentOp();
       if (auto forall = dyn_cast<scf::ForallOp>(parent)) {
         OpOperand *tied = forall.getTiedOpOperand(arg);
+        if (!tied)
+          return false;
+        t = tied->get();
+        continue;
+      }
+      // A loop-carried tensor: the loop's init (bufferization gives both
+      // one buffer).
+      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        OpOperand *tied = loop.getTiedLoopInit(arg);
         if (!tied)
           return false;
         t = tied->get();

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CodegenCPU/Bands.h"
+#include "passes/CodegenCPU/ChannelInit.h"
 #include "passes/CodegenCPU/ConvGeneric.h"
 #include "passes/CodegenCPU/Passes.h"
 
@@ -62,37 +64,6 @@ struct Chain {
 /// The stride of a tail's depthwise conv.
 constexpr int64_t kTailStride = 2;
 
-/// Whether `m` (over the loops (n, c, h, w) of a 4-D elementwise op) reads
-/// no spatial position: a per-channel value, a scalar or a [1, C, 1, 1]
-/// tensor.
-bool spatialFree(AffineMap m) {
-  return !m.isFunctionOfDim(2) && !m.isFunctionOfDim(3);
-}
-
-/// The op computing `init` when it is a per-channel or scalar value that
-/// can be recomputed on a band of its destination: a linalg.fill, or an
-/// all-parallel generic (the graph lowering's bias broadcast) whose inputs
-/// read no spatial position and whose body does not read its init, used
-/// only here.
-Operation *bandableInit(Value init) {
-  Operation *def = init.getDefiningOp();
-  if (!def || !init.hasOneUse())
-    return nullptr;
-  if (auto fill = dyn_cast<linalg::FillOp>(def))
-    return fill.hasPureTensorSemantics() ? def : nullptr;
-  auto g = dyn_cast<linalg::GenericOp>(def);
-  if (!g || !g.hasPureTensorSemantics() || g.getNumLoops() != 4 ||
-      g.getNumReductionLoops() != 0 || g.getNumDpsInits() != 1 ||
-      g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
-    return nullptr;
-  for (OpOperand *in : g.getDpsInputOperands())
-    if (!spatialFree(g.getMatchingIndexingMap(in)))
-      return nullptr;
-  return g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity()
-             ? def
-             : nullptr;
-}
-
 /// The elementwise consumer of `v` that can run on a band: the only user
 /// of `v`, an all-parallel 4-D generic writing one result of v's type
 /// through the identity into an init it does not read, reading `v` through
@@ -120,7 +91,7 @@ linalg::GenericOp bandableEpilogue(Value v, bool fullInputs) {
     }
     if (fullInputs && m.isIdentity() && in->get().getType() == v.getType())
       continue;
-    if (!spatialFree(m))
+    if (!tfrt::codegen::readsChannelsOnly(m))
       return nullptr;
   }
   return readsV ? g : nullptr;
@@ -175,7 +146,7 @@ std::optional<Chain> matchChain(linalg::DepthwiseConv2DNchwChwOp dw,
   int64_t channels = outTy.getDimSize(1);
   if (channels > maxChannels || outTy.getNumElements() * 4 < minBytes)
     return std::nullopt;
-  c.dwInit = bandableInit(dw.getOutputs()[0]);
+  c.dwInit = tfrt::codegen::recomputableChannelInit(dw.getOutputs()[0]);
   if (!c.dwInit)
     return std::nullopt;
   Value v = dw->getResult(0);
@@ -190,7 +161,7 @@ std::optional<Chain> matchChain(linalg::DepthwiseConv2DNchwChwOp dw,
   if (!c.pw || !c.pw.hasPureTensorSemantics() || !isPointwiseConv(c.pw) ||
       c.pw.getDpsInputs()[0] != v)
     return std::nullopt;
-  c.pwInit = bandableInit(c.pw.getOutputs()[0]);
+  c.pwInit = tfrt::codegen::recomputableChannelInit(c.pw.getOutputs()[0]);
   if (!c.pwInit)
     return std::nullopt;
   c.e2 = bandableEpilogue(c.pw->getResult(0), /*fullInputs=*/true);
@@ -216,14 +187,6 @@ bool staticBox(OffsetSizeAndStrideOpInterface op, SmallVector<int64_t> &offsets,
     sizes.push_back(*v);
   }
   return true;
-}
-
-/// The largest of 1..`most` that divides `n`.
-int64_t largestDivisor(int64_t n, int64_t most) {
-  for (int64_t k = std::min(n, most); k > 1; --k)
-    if (n % k == 0)
-      return k;
-  return 1;
 }
 
 /// Adds to `c` the tail that follows its 1x1 conv, if there is one: the
@@ -265,7 +228,7 @@ void matchTail(Chain &c, int64_t bandRows) {
   // The first band starts above the interior by at most the band's first
   // stride, no window reaches below it, and a band's windows read at most
   // the 1x1 conv's rows (maps of a few rows keep the tail apart).
-  int64_t band = largestDivisor(oh, bandRows);
+  int64_t band = tfrt::bands::largestDivisor(oh, bandRows);
   if (top < 1 || top > kTailStride || left < 0 ||
       kTailStride * (oh - 1) + 3 - top > h || kTailStride * (band - 1) + 3 > h)
     return;
@@ -304,7 +267,8 @@ void matchTail(Chain &c, int64_t bandRows) {
   if (!covered(0, top, 0, pw) || !covered(top + h, ph, 0, pw) ||
       !covered(0, ph, 0, left) || !covered(0, ph, left + w, pw))
     return;
-  Operation *init3 = bandableInit(dw3.getOutputs()[0]);
+  Operation *init3 =
+      tfrt::codegen::recomputableChannelInit(dw3.getOutputs()[0]);
   if (!init3)
     return;
   // The interior slice the 1x1 conv's last op wrote into.
@@ -365,13 +329,8 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
       arith::MulIOp::create(b, loc, forall.getInductionVar(0), cst(chunkRows));
   Value shared = forall.getRegionIterArgs()[0];
   SmallVector<OpFoldResult> ones(4, idx(1));
-  auto rowSlice = [&](OpBuilder &ob, Value src, OpFoldResult row,
-                      int64_t n) -> Value {
-    auto ty = cast<RankedTensorType>(src.getType());
-    SmallVector<OpFoldResult> offsets = {idx(0), idx(0), row, idx(0)};
-    SmallVector<OpFoldResult> sizes = {idx(1), idx(ty.getDimSize(1)), idx(n),
-                                       idx(ty.getDimSize(3))};
-    return tensor::ExtractSliceOp::create(ob, loc, src, offsets, sizes, ones);
+  auto rowSlice = [&](OpBuilder &ob, Value src, OpFoldResult row, int64_t n) {
+    return tfrt::bands::rowSlice(ob, loc, src, row, n);
   };
   Value part = rowSlice(b, shared, firstRow, chunkRows);
   auto loop = scf::ForOp::create(
@@ -528,18 +487,7 @@ void rewriteChain(RewriterBase &rewriter, Chain c, int64_t band,
                                    c.dwInit};
   if (t)
     dead.append(t->padOps);
-  // Users before their operands: erase whatever has no use left until
-  // nothing changes.
-  llvm::SmallPtrSet<Operation *, 16> erased;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Operation *op : dead)
-      if (op && !erased.contains(op) && op->use_empty()) {
-        erased.insert(op);
-        rewriter.eraseOp(op);
-        changed = true;
-      }
-  }
+  tfrt::bands::eraseUnused(rewriter, dead, /*pureOperands=*/false);
 }
 
 struct FuseConvBandsPass
@@ -573,8 +521,8 @@ struct FuseConvBandsPass
           c.tail ? c.tail->dw.getOperation() : c.pw.getOperation();
       int64_t rows =
           cast<RankedTensorType>(last->getResult(0).getType()).getDimSize(2);
-      int64_t band = largestDivisor(rows, bandRows);
-      int64_t chunks = largestDivisor(rows / band, maxChunks);
+      int64_t band = tfrt::bands::largestDivisor(rows, bandRows);
+      int64_t chunks = tfrt::bands::largestDivisor(rows / band, maxChunks);
       rewriteChain(rewriter, c, band, chunks);
       ++numChains;
       if (c.tail)

@@ -348,6 +348,56 @@ def SplitConvPhases : Pass<"tfrt-split-conv-phases", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseConvTransposePairs
+    : Pass<"tfrt-fuse-conv-transpose-pairs", "mlir::func::FuncOp"> {
+  let summary = "Run two upsampling ConvTransposes over bands of input rows";
+  let description = [{
+    On tensors, before the async tiling: the graph lowering's generic of a
+    2-D ConvTranspose whose kernel equals its stride (batch 1; its init a
+    fill or a per-channel broadcast), followed by an elementwise generic on
+    its result (per-channel or scalar other inputs; on the 6-D result or on
+    its `[N, M, OH, OW]` image, then rebuilt on the 6-D shape as
+    tfrt-async-tile-loops does), whose image's only consumer is a second
+    such ConvTranspose (optionally with such an epilogue), is rewritten as
+    one `scf.forall` of at most `max-chunks` chunks of the first one's
+    input rows. Each chunk loops over bands of `band-rows` input rows (the
+    largest divisor of the rows up to it): the first ConvTranspose and its
+    epilogue write the band's output rows of all channels into a band-sized
+    tensor, and the second one and its epilogue read it and write the
+    `KH1 * KH2 * band-rows` rows of the result. The ops inside are the
+    original ones on slices (their inits recomputed on the band), so
+    tfrt-vectorize-conv-transpose vectorizes both with their epilogues;
+    bufferization gives the band tensor one buffer per chunk. The first
+    one's result, which the second otherwise reads back from memory (the
+    DB text detectors' head, PP-OCRv4 det: 24 x 320 x 320, 9.8 MB between
+    ConvTranspose.0 and ConvTranspose.2), stays in the core's cache. Pairs
+    whose intermediate has fewer than `min-bytes` bytes are left alone.
+
+    Before: ConvTranspose 24 -> 24 (2x2, stride 2) -> bias, BatchNorm,
+    ReLU -> ConvTranspose 24 -> 1 (2x2, stride 2) -> sigmoid on
+    `tensor<1x24x160x160xf32>` into `tensor<1x1x640x640xf32>`.
+    After: `scf.forall` of 4 chunks of 40 input rows, each an `scf.for`
+    over bands of 2 rows holding the four ops on
+    `tensor<1x24x2x2x160x2xf32>` and `tensor<1x1x4x2x320x2xf32>`.
+  }];
+  let options = [
+    Option<"bandRows", "band-rows", "int64_t", /*default=*/"2",
+           "Input rows of the first ConvTranspose per band (the largest "
+           "divisor of its rows up to it)">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"4",
+           "Parallel chunks of bands">,
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1048576",
+           "Least bytes of the first ConvTranspose's result for a pair to be "
+           "fused">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numPairs", "num-pairs", "ConvTranspose pairs fused over bands">,
+  ];
+}
+
 def FuseConvBands : Pass<"tfrt-fuse-conv-bands", "mlir::func::FuncOp"> {
   let summary = "Run a depthwise conv and the 1x1 conv that reads it over bands of rows";
   let description = [{

@@ -31,35 +31,6 @@ namespace {
 /// Loops of the generic: (n, m, ih, kh, c, iw, kw).
 enum : unsigned { kN, kM, kIH, kKH, kC, kIW, kKW, kLoops };
 
-/// Whether `op` is the non-overlapping ConvTranspose generic:
-///   in  (n, c, ih, iw), w (c, m, kh, kw), out (n, m, ih, kh, iw, kw)
-/// on static f32 tensors with body `out + in * w`.
-bool isConvTransposeGeneric(linalg::GenericOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumLoops() != kLoops ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
-    return false;
-  for (Value v : op->getOperands()) {
-    auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
-      return false;
-  }
-  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
-  for (unsigned i = 0; i < kLoops; ++i)
-    if ((i == kC) != (iters[i] == utils::IteratorType::reduction))
-      return false;
-  MLIRContext *ctx = op.getContext();
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  return maps[0] ==
-             AffineMap::get(kLoops, 0, {d(kN), d(kC), d(kIH), d(kIW)}, ctx) &&
-         maps[1] ==
-             AffineMap::get(kLoops, 0, {d(kC), d(kM), d(kKH), d(kKW)}, ctx) &&
-         maps[2] == AffineMap::get(
-                        kLoops, 0,
-                        {d(kN), d(kM), d(kIH), d(kKH), d(kIW), d(kKW)}, ctx) &&
-         tfrt::conv::isMulAddBody(op);
-}
-
 /// Floats between consecutive channel planes of the input `in` [N, C, H,
 /// W] in memory: H * W, or through a slice (a chunk of input rows) that of
 /// the tensor it slices.
@@ -84,7 +55,7 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::GenericOp op,
                            int64_t lanes, int64_t maxAccumulators,
                            bool epilogues, bool remarks, bool copyRows,
                            int64_t &fusedEpilogues) {
-  if (!isConvTransposeGeneric(op))
+  if (!tfrt::conv::isConvTransposeGeneric(op))
     return failure();
   SmallVector<int64_t> r = op.getStaticLoopRanges();
   int64_t kh = r[kKH], kw = r[kKW], iw = r[kIW];
@@ -309,7 +280,7 @@ struct VectorizeConvTransposePass
     }
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (isConvTransposeGeneric(op))
+      if (tfrt::conv::isConvTransposeGeneric(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

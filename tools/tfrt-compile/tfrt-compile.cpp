@@ -210,6 +210,13 @@ cl::opt<bool> fuseConvBandTailsOpt(
              "that reads the 1x1 convolution's padded result joins the bands, "
              "the 1x1 output staying in cache too (default on)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fuseConvTransposePairsOpt(
+    "fuse-conv-transpose-pairs",
+    cl::desc("Run a ConvTranspose whose kernel equals its stride and a "
+             "second one that reads its result together over bands of input "
+             "rows, the intermediate staying in cache (default on; =false: "
+             "one pass over memory each)"),
+    cl::init(true), cl::cat(category));
 cl::opt<unsigned> winogradTileOpt(
     "winograd-tile",
     cl::desc("With --winograd: the output tile, 2 (F(2x2, 3x3), default) or "
@@ -556,6 +563,7 @@ int main(int argc, char **argv) {
   popts.winograd = winogradOpt;
   popts.fuseConvBands = fuseConvBandsOpt;
   popts.fuseConvBandTails = fuseConvBandTailsOpt;
+  popts.fuseConvTransposePairs = fuseConvTransposePairsOpt;
   popts.winogradTile = winogradTileOpt;
   popts.fusionRemarks = fusionReportOpt;
   popts.parallelMinCost = parallelMinCostOpt;

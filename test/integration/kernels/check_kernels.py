@@ -343,6 +343,23 @@ def epilogue_cases(rng):
     # a column's lines into one L1 set: the first ConvTranspose copies each
     # input row of all channels into a scratch with staggered rows first.
     cases["convtranspose_rows_copied_24_32x64"] = convtranspose_head(24, 32, 64)
+    # tfrt-fuse-conv-transpose-pairs: the 80x80 head above runs both
+    # ConvTransposes over bands of 2 input rows (its 24 x 160 x 160
+    # intermediate is over the 1 MB threshold); here a second stage with 2
+    # output channels, a bias (its init a per-channel broadcast) and no
+    # epilogue, over 60 rows (3 chunks of 10 bands).
+    cases["convtranspose_pair_bias_only_24to2_60x48"] = (
+        [helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["t"],
+                          kernel_shape=[2, 2], strides=[2, 2]),
+         helper.make_node("Mul", ["t", "s"], ["ts"]),
+         helper.make_node("Add", ["ts", "o"], ["to"]),
+         helper.make_node("Relu", ["to"], ["r"]),
+         helper.make_node("ConvTranspose", ["r", "wt2", "bt2"], ["y"],
+                          kernel_shape=[2, 2], strides=[2, 2])],
+        {"x": [1, 16, 60, 48]}, [1, 2, 240, 192],
+        [const("wt", [16, 24, 2, 2]), const("bt", [24]),
+         const("s", [1, 24, 1, 1]), const("o", [24, 1, 1]),
+         const("wt2", [24, 2, 2, 2]), const("bt2", [2])])
     # PP-OCRv4 det's squeeze-excitation after a pointwise conv 12 -> 96:
     # c + c * hardsigmoid(se(GAP(c))). tfrt-simplify-graph pools the conv's
     # input and convolves the pooled vector (GAP(conv1x1(x)) =
