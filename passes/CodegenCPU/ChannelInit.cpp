@@ -16,9 +16,10 @@ using namespace mlir;
 using tfrt::codegen::InitStart;
 
 namespace {
-/// Matches a linalg.fill of a scalar or the broadcast of a rank-1 tensor
-/// along dim 1 of a result of rank 4 or more (a ConvTranspose's 6-D one);
-/// `dest` is its own init.
+/// Matches a linalg.fill of a scalar (or a generic of rank 4 or more
+/// yielding one), or the broadcast of a rank-1 tensor along dim 1 of a
+/// result of rank 4 or more (a ConvTranspose's 6-D one); `dest` is its own
+/// init.
 bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
     if (!fill.hasPureTensorSemantics())
@@ -28,9 +29,22 @@ bool matchChannelInit(Operation *def, InitStart &start, Value &dest) {
     return true;
   }
   auto g = dyn_cast_or_null<linalg::GenericOp>(def);
-  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
-      g.getNumDpsInits() != 1 || g.getNumLoops() < 4 ||
-      g.getNumReductionLoops() != 0)
+  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInits() != 1 ||
+      g.getNumLoops() < 4 || g.getNumReductionLoops() != 0)
+    return false;
+  // A generic without inputs yielding a value from outside its body: the
+  // broadcast of a one-element bias, folded into a constant.
+  if (g.getNumDpsInputs() == 0) {
+    Block &body = g.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    if (body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
+        yield.getOperand(0).getParentBlock() == &body)
+      return false;
+    start.scalar = yield.getOperand(0);
+    dest = g.getOutputs()[0];
+    return true;
+  }
+  if (g.getNumDpsInputs() != 1)
     return false;
   auto bt = dyn_cast<RankedTensorType>(g.getInputs()[0].getType());
   if (!bt || bt.getRank() != 1)

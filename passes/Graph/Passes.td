@@ -82,7 +82,11 @@ def SimplifyGraph : Pass<"tfrt-simplify-graph", "mlir::func::FuncOp"> {
       operand order), `graph.sub` and `graph.div` (constant on the right,
       not zero). A chain of them that is a `graph.conv`'s only user, with
       constant weight and bias, goes into the conv: `W'[m] = W[m] * s[m]`,
-      `b'[m] = b[m] * s[m] + t[m]` (padding does not matter). A chain
+      `b'[m] = b[m] * s[m] + t[m]` (padding does not matter). The same
+      for a `graph.conv_transpose` (weight `[C, M/group, k...]`): `W'[c, j]
+      = W[c, j] * s[m]` for output channel `m = g * M/group + j` of input
+      channel c's group g, and the bias as above (the DB text detectors'
+      head: ConvTranspose, bias add, BatchNorm, ReLU). A chain
       whose values only the next op reads, ending in the input of a conv
       without padding, goes into that conv: with the input
       `x * s[c] + t[c]`, `W'[m, c, k] = W[m, c, k] * s[c]` and

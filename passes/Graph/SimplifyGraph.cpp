@@ -137,8 +137,9 @@ bool scaleConvOutputs(ConvOp conv, ArrayRef<double> scale,
 }
 
 /// `conv`'s location fused with those of the ops folded into it.
-void fuseLocations(ConvOp conv, ArrayRef<Operation *> folded, OpBuilder &b) {
-  SmallVector<Location> locs = {conv.getLoc()};
+void fuseLocations(Operation *conv, ArrayRef<Operation *> folded,
+                   OpBuilder &b) {
+  SmallVector<Location> locs = {conv->getLoc()};
   for (Operation *op : folded)
     locs.push_back(op->getLoc());
   conv->setLoc(b.getFusedLoc(locs));
@@ -343,19 +344,14 @@ std::optional<std::pair<Value, ChannelAffine>> channelAffine(Operation *op) {
   return std::nullopt;
 }
 
-/// conv -> y = x * s + t (graph.mul/add/sub/div by per-output-channel
-/// constants, the conv's only user)  ==>  conv with W'[m] = W[m] * s[m],
-/// b'[m] = b[m] * s[m] + t[m]; repeated along a chain of such ops (PP-OCRv4
-/// det's learnable affine blocks after each conv).
-bool foldAffineIntoConv(ConvOp conv, OpBuilder &b) {
-  RankedTensorType wType = staticF32(conv.getWeight().getType());
-  if (!wType)
-    return false;
-  int64_t m = wType.getDimSize(0);
-  // The chain's map composed: conv output * scale + shift.
+/// The chain of per-channel affine ops (graph.mul/add/sub/div by
+/// constants of `m` channels, each the only user of the value before it)
+/// that starts at `v`'s only user, composed into one map, with the ops in
+/// order. Empty when there is none.
+std::pair<ChannelAffine, SmallVector<Operation *>> affineChainAfter(Value v,
+                                                                    int64_t m) {
   ChannelAffine total{SmallVector<double>(m, 1.0), SmallVector<double>(m, 0.0)};
   SmallVector<Operation *> chain;
-  Value v = conv.getResult();
   while (v.hasOneUse()) {
     Operation *user = *v.getUsers().begin();
     auto affine = channelAffine(user);
@@ -370,12 +366,86 @@ bool foldAffineIntoConv(ConvOp conv, OpBuilder &b) {
     chain.push_back(user);
     v = user->getResult(0);
   }
-  if (chain.empty() || !scaleConvOutputs(conv, total.scale, total.shift, b))
-    return false;
-  fuseLocations(conv, chain, b);
-  v.replaceAllUsesWith(conv.getResult());
+  return {std::move(total), std::move(chain)};
+}
+
+/// Replaces the uses of the last op of `chain` (which follows `producer`'s
+/// only result) by that result, erases the chain and fuses its locations
+/// into the producer's.
+void replaceChain(Operation *producer, ArrayRef<Operation *> chain,
+                  OpBuilder &b) {
+  fuseLocations(producer, chain, b);
+  chain.back()->getResult(0).replaceAllUsesWith(producer->getResult(0));
   for (Operation *op : llvm::reverse(chain))
     op->erase();
+}
+
+/// conv -> y = x * s + t (graph.mul/add/sub/div by per-output-channel
+/// constants, the conv's only user)  ==>  conv with W'[m] = W[m] * s[m],
+/// b'[m] = b[m] * s[m] + t[m]; repeated along a chain of such ops (PP-OCRv4
+/// det's learnable affine blocks after each conv).
+bool foldAffineIntoConv(ConvOp conv, OpBuilder &b) {
+  RankedTensorType wType = staticF32(conv.getWeight().getType());
+  if (!wType)
+    return false;
+  auto [total, chain] = affineChainAfter(conv.getResult(), wType.getDimSize(0));
+  if (chain.empty() || !scaleConvOutputs(conv, total.scale, total.shift, b))
+    return false;
+  replaceChain(conv, chain, b);
+  return true;
+}
+
+/// conv_transpose -> y = x * s + t (as for foldAffineIntoConv: a chain of
+/// per-output-channel affine ops, batch norms among them after
+/// toScaleShift, a bias add)  ==>  conv_transpose with W'[c, j] = W[c, j] *
+/// s[m] for output channel m = g * M/G + j of input channel c's group g,
+/// b'[m] = b[m] * s[m] + t[m]. The DB text detectors' head (PP-OCR det:
+/// ConvTranspose, bias add, BatchNorm, ReLU) then leaves only the ReLU to
+/// the kernel's epilogue, and the bias to its accumulators' start.
+bool foldAffineIntoConvTranspose(ConvTransposeOp ct, OpBuilder &b) {
+  RankedTensorType wType = staticF32(ct.getWeight().getType());
+  RankedTensorType outType = staticF32(ct.getType());
+  int64_t group = ct.getGroup();
+  if (!wType || !outType || wType.getRank() < 3 || group < 1 ||
+      outType.getRank() != wType.getRank() || wType.getDimSize(0) % group)
+    return false;
+  int64_t m = outType.getDimSize(1), perGroupOut = wType.getDimSize(1);
+  int64_t inPerGroup = wType.getDimSize(0) / group;
+  if (m != group * perGroupOut)
+    return false;
+  auto [total, chain] = affineChainAfter(ct.getResult(), m);
+  if (chain.empty())
+    return false;
+  auto w = constantF32(ct.getWeight());
+  if (!w)
+    return false;
+  SmallVector<double> bias(m, 0.0);
+  if (ct.getBias()) {
+    auto cb = constantF32(ct.getBias());
+    if (!cb || static_cast<int64_t>(cb->size()) != m)
+      return false;
+    bias = *cb;
+  }
+  int64_t per = w->size() / (wType.getDimSize(0) * perGroupOut);
+  for (int64_t c = 0; c < wType.getDimSize(0); ++c)
+    for (int64_t j = 0; j < perGroupOut; ++j) {
+      int64_t o = (c / inPerGroup) * perGroupOut + j;
+      for (int64_t k = 0; k < per; ++k)
+        (*w)[(c * perGroupOut + j) * per + k] *= total.scale[o];
+    }
+  for (int64_t o = 0; o < m; ++o)
+    bias[o] = bias[o] * total.scale[o] + total.shift[o];
+  b.setInsertionPoint(ct);
+  Location loc = ct.getLoc();
+  auto biasType = RankedTensorType::get({m}, b.getF32Type());
+  Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, *w));
+  Value newB = ConstantOp::create(b, loc, biasType, toAttr(biasType, bias));
+  ct.getWeightMutable().assign(newW);
+  if (ct.getBias())
+    ct.getBiasMutable().assign(newB);
+  else
+    ct.getBiasMutable().append(newB);
+  replaceChain(ct, chain, b);
   return true;
 }
 
@@ -564,6 +634,11 @@ struct SimplifyGraphPass
       (void)foldAffineIntoConv(conv, b);
     for (ConvOp conv : convs)
       (void)foldAffineIntoConvInput(conv, b);
+    SmallVector<ConvTransposeOp> convTransposes;
+    getOperation().walk(
+        [&](ConvTransposeOp ct) { convTransposes.push_back(ct); });
+    for (ConvTransposeOp ct : convTransposes)
+      (void)foldAffineIntoConvTranspose(ct, b);
     SmallVector<Operation *> scalings;
     getOperation().walk([&](Operation *op) {
       if (isa<MulOp, DivOp>(op))

@@ -57,3 +57,42 @@ func.func @bias_scale_relu(%x: tensor<1x4x3x32xf32>, %w: tensor<4x2x2x2xf32>, %b
 // With `remarks`, each fused epilogue is reported on its producer (a
 // fusion report, tfrt-compile --fusion-report).
 // REMARK: remark: epilogue (unnamed) runs on the register tiles of the transposed convolution
+
+// -----
+
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d5)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d3, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5, d6)>
+#id6 = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+
+// The broadcast of a one-element bias, folded into a generic without
+// inputs that yields the constant: the accumulators start from it (the
+// init is not computed) and the sigmoid-like consumer still runs on the
+// output rows.
+// CHECK-LABEL: func.func @constant_bias
+// CHECK: %[[B:.*]] = arith.constant dense<2.500000e-01> : vector<16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}} = %[[B]], %{{.*}} = %[[B]]
+// CHECK: math.exp
+// CHECK-NOT: linalg.generic
+func.func @constant_bias(%x: tensor<1x4x3x32xf32>, %w: tensor<4x1x2x2xf32>) -> tensor<1x1x3x2x32x2xf32> {
+  %bias = arith.constant 0.25 : f32
+  %e = tensor.empty() : tensor<1x1x3x2x32x2xf32>
+  %b = linalg.generic {indexing_maps = [#id6], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%e : tensor<1x1x3x2x32x2xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %bias : f32
+  } -> tensor<1x1x3x2x32x2xf32>
+  %r = linalg.generic {indexing_maps = [#in, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]} ins(%x, %w : tensor<1x4x3x32xf32>, tensor<4x1x2x2xf32>) outs(%b : tensor<1x1x3x2x32x2xf32>) {
+  ^bb0(%a: f32, %k: f32, %c: f32):
+    %m = arith.mulf %a, %k : f32
+    %sum = arith.addf %c, %m : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x3x2x32x2xf32>
+  %e2 = tensor.empty() : tensor<1x1x3x2x32x2xf32>
+  %y = linalg.generic {indexing_maps = [#id6, #id6], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x1x3x2x32x2xf32>) outs(%e2 : tensor<1x1x3x2x32x2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    %x1 = math.exp %n : f32
+    linalg.yield %x1 : f32
+  } -> tensor<1x1x3x2x32x2xf32>
+  return %y : tensor<1x1x3x2x32x2xf32>
+}

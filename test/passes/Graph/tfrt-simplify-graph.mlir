@@ -285,3 +285,57 @@ func.func @affine_stays(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x4x4xf32>, tensor
   %d = graph.div %c3, %zero : (tensor<1x1x4x4xf32>, tensor<f32>) -> tensor<1x1x4x4xf32>
   return %s, %c2, %d : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>
 }
+
+// -----
+
+// Affine ops by per-output-channel constants after a ConvTranspose (its
+// weight [C, M/group, kh, kw]; here 2 groups of one input and one output
+// channel) go into its weights and bias: add [1, 2] then mul [2, 3] is
+// x * [2, 3] + [2, 6], so W'[c] = W[c] * s[group of c] = [2, 4], [9, 12]
+// and b' = [1, -1] * [2, 3] + [2, 6] = [4, 3].
+// CHECK-LABEL: func.func @conv_transpose_affine_after
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[}}{{\[}}{{\[}}[2.000000e+00, 4.000000e+00]]], {{\[}}{{\[}}[9.000000e+00, 1.200000e+01]]]]> : tensor<2x1x1x2xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<[4.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// CHECK: %[[C:.*]] = graph.conv_transpose %arg0, %[[W]], %[[B]]
+// CHECK-NOT: graph.mul
+// CHECK-NOT: graph.add
+// CHECK: return %[[C]]
+func.func @conv_transpose_affine_after(%x: tensor<1x2x1x2xf32>) -> tensor<1x2x1x4xf32> {
+  %w = graph.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
+  %b = graph.constant dense<[1.0, -1.0]> : tensor<2xf32>
+  %t = graph.constant dense<[[[1.0]], [[2.0]]]> : tensor<2x1x1xf32>
+  %s = graph.constant dense<[[[2.0]], [[3.0]]]> : tensor<2x1x1xf32>
+  %c = graph.conv_transpose %x, %w, %b {dilations = array<i64: 1, 1>, group = 2 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 2>} : (tensor<1x2x1x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x2x1x4xf32>
+  %a = graph.add %c, %t : (tensor<1x2x1x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x1x4xf32>
+  %y = graph.mul %a, %s : (tensor<1x2x1x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x1x4xf32>
+  return %y : tensor<1x2x1x4xf32>
+}
+
+// -----
+
+// A ConvTranspose whose result has another user keeps its weights; a
+// batch norm after one without constant weights stays a scale and shift.
+// CHECK-LABEL: func.func @conv_transpose_affine_stays
+// CHECK: %[[C:.*]] = graph.conv_transpose %arg0, %arg1
+// CHECK: graph.mul %[[C]]
+// CHECK: graph.add
+// CHECK-LABEL: func.func @conv_transpose_shared
+// CHECK: %[[C:.*]] = graph.conv_transpose
+// CHECK: %[[M:.*]] = graph.mul %[[C]]
+// CHECK: return %[[M]], %[[C]]
+func.func @conv_transpose_affine_stays(%x: tensor<1x1x1x2xf32>, %w: tensor<1x2x1x2xf32>) -> tensor<1x2x1x4xf32> {
+  %g = graph.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %be = graph.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %mu = graph.constant dense<[0.0, 1.0]> : tensor<2xf32>
+  %v = graph.constant dense<[1.0, 4.0]> : tensor<2xf32>
+  %c = graph.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 2>} : (tensor<1x1x1x2xf32>, tensor<1x2x1x2xf32>) -> tensor<1x2x1x4xf32>
+  %y = graph.batch_norm %c, %g, %be, %mu, %v {epsilon = 0.0 : f32} : (tensor<1x2x1x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x1x4xf32>
+  return %y : tensor<1x2x1x4xf32>
+}
+func.func @conv_transpose_shared(%x: tensor<1x1x1x2xf32>) -> (tensor<1x2x1x4xf32>, tensor<1x2x1x4xf32>) {
+  %w = graph.constant dense<[[[[1.0, 2.0]], [[3.0, 4.0]]]]> : tensor<1x2x1x2xf32>
+  %s = graph.constant dense<[[[2.0]], [[3.0]]]> : tensor<2x1x1xf32>
+  %c = graph.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 2>} : (tensor<1x1x1x2xf32>, tensor<1x2x1x2xf32>) -> tensor<1x2x1x4xf32>
+  %m = graph.mul %c, %s : (tensor<1x2x1x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x1x4xf32>
+  return %m, %c : tensor<1x2x1x4xf32>, tensor<1x2x1x4xf32>
+}
