@@ -100,12 +100,17 @@ convConstants(ConvOp conv) {
   return std::make_pair(std::move(*w), std::move(bias));
 }
 
-void setConvConstants(ConvOp conv, ArrayRef<double> w, ArrayRef<double> bias,
+/// Replaces the weight and bias of `conv` (a graph.conv or
+/// graph.conv_transpose) by constants of `w` and `bias` (adding the bias
+/// operand when it had none).
+template <typename ConvOpTy>
+void setConvConstants(ConvOpTy conv, ArrayRef<double> w, ArrayRef<double> bias,
                       OpBuilder &b) {
   auto wType = cast<RankedTensorType>(conv.getWeight().getType());
   b.setInsertionPoint(conv);
   Location loc = conv.getLoc();
-  auto biasType = RankedTensorType::get({wType.getDimSize(0)}, b.getF32Type());
+  auto biasType = RankedTensorType::get({static_cast<int64_t>(bias.size())},
+                                        b.getF32Type());
   Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, w));
   Value newB = ConstantOp::create(b, loc, biasType, toAttr(biasType, bias));
   conv.getWeightMutable().assign(newW);
@@ -435,16 +440,7 @@ bool foldAffineIntoConvTranspose(ConvTransposeOp ct, OpBuilder &b) {
     }
   for (int64_t o = 0; o < m; ++o)
     bias[o] = bias[o] * total.scale[o] + total.shift[o];
-  b.setInsertionPoint(ct);
-  Location loc = ct.getLoc();
-  auto biasType = RankedTensorType::get({m}, b.getF32Type());
-  Value newW = ConstantOp::create(b, loc, wType, toAttr(wType, *w));
-  Value newB = ConstantOp::create(b, loc, biasType, toAttr(biasType, bias));
-  ct.getWeightMutable().assign(newW);
-  if (ct.getBias())
-    ct.getBiasMutable().assign(newB);
-  else
-    ct.getBiasMutable().append(newB);
+  setConvConstants(ct, *w, bias, b);
   replaceChain(ct, chain, b);
   return true;
 }
