@@ -9,6 +9,9 @@
 #ifndef TFRT_PASSES_CODEGENCPU_BANDS_H
 #define TFRT_PASSES_CODEGENCPU_BANDS_H
 
+#include "passes/CodegenCPU/ChannelInit.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -38,6 +41,41 @@ inline mlir::Value rowSlice(mlir::OpBuilder &b, mlir::Location loc,
   llvm::SmallVector<mlir::OpFoldResult> ones(4, idx(1));
   return mlir::tensor::ExtractSliceOp::create(b, loc, src, offsets, sizes,
                                               ones);
+}
+
+/// Whether `g` is an elementwise op that can run on a band of `v`'s rows:
+/// the only user of `v`, an all-parallel generic writing one result of v's
+/// type through the identity into an init it does not read, without
+/// linalg.index (a slice would shift its indices), reading `v` through the
+/// identity and every other input at no position past the channel or, with
+/// `fullInputs`, through the identity (a tensor of v's shape, sliced to the
+/// band).
+inline bool bandableElementwise(mlir::linalg::GenericOp g, mlir::Value v,
+                                bool fullInputs) {
+  if (!g || !v.hasOneUse() || *v.user_begin() != g.getOperation() ||
+      !g.hasPureTensorSemantics() ||
+      g.getNumParallelLoops() != g.getNumLoops() || g.getNumDpsInits() != 1 ||
+      g->getResult(0).getType() != v.getType() ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
+      g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)) ||
+      llvm::any_of(g.getBody()->getOperations(), [](mlir::Operation &o) {
+        return llvm::isa<mlir::linalg::IndexOp>(o);
+      }))
+    return false;
+  bool readsV = false;
+  for (mlir::OpOperand *in : g.getDpsInputOperands()) {
+    mlir::AffineMap m = g.getMatchingIndexingMap(in);
+    if (in->get() == v) {
+      if (!m.isIdentity())
+        return false;
+      readsV = true;
+    } else if (!(fullInputs && m.isIdentity() &&
+                 in->get().getType() == v.getType()) &&
+               !codegen::readsChannelsOnly(m)) {
+      return false;
+    }
+  }
+  return readsV;
 }
 
 /// Erases the ops of `dead` (null entries ignored) that have no use left,

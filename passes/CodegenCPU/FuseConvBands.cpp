@@ -65,36 +65,15 @@ struct Chain {
 constexpr int64_t kTailStride = 2;
 
 /// The elementwise consumer of `v` that can run on a band: the only user
-/// of `v`, an all-parallel 4-D generic writing one result of v's type
-/// through the identity into an init it does not read, reading `v` through
-/// the identity and every other input at no spatial position or, with
-/// `fullInputs`, through the identity (a tensor of the same shape, sliced to
-/// the band).
+/// of `v`, a 4-D generic that tfrt::bands::bandableElementwise accepts.
 linalg::GenericOp bandableEpilogue(Value v, bool fullInputs) {
   if (!v.hasOneUse())
     return nullptr;
   auto g = dyn_cast<linalg::GenericOp>(*v.user_begin());
-  if (!g || !g.hasPureTensorSemantics() || g.getNumLoops() != 4 ||
-      g.getNumReductionLoops() != 0 || g.getNumDpsInits() != 1 ||
-      g->getResult(0).getType() != v.getType() ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
-      g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
-    return nullptr;
-  bool readsV = false;
-  for (OpOperand *in : g.getDpsInputOperands()) {
-    AffineMap m = g.getMatchingIndexingMap(in);
-    if (in->get() == v) {
-      if (!m.isIdentity())
-        return nullptr;
-      readsV = true;
-      continue;
-    }
-    if (fullInputs && m.isIdentity() && in->get().getType() == v.getType())
-      continue;
-    if (!tfrt::codegen::readsChannelsOnly(m))
-      return nullptr;
-  }
-  return readsV ? g : nullptr;
+  return g && g.getNumLoops() == 4 &&
+                 tfrt::bands::bandableElementwise(g, v, fullInputs)
+             ? g
+             : nullptr;
 }
 
 /// Whether `op` is a 1x1 stride-1 dense conv generic on an NCHW input of

@@ -60,35 +60,6 @@ struct Pair {
   tensor::CollapseShapeOp out;
 };
 
-/// Whether `g` is an elementwise op that can run on a band of `v`'s rows:
-/// the only user of `v`, an all-parallel generic writing one result of v's
-/// type through the identity into an init it does not read, reading `v`
-/// through the identity and every other input at no position past the
-/// channel, without linalg.index.
-bool bandableEpilogue(linalg::GenericOp g, Value v) {
-  if (!g || !v.hasOneUse() || *v.user_begin() != g.getOperation() ||
-      !g.hasPureTensorSemantics() ||
-      g.getNumParallelLoops() != g.getNumLoops() || g.getNumDpsInits() != 1 ||
-      g->getResult(0).getType() != v.getType() ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
-      g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)) ||
-      llvm::any_of(g.getBody()->getOperations(),
-                   [](Operation &o) { return isa<linalg::IndexOp>(o); }))
-    return false;
-  bool readsV = false;
-  for (OpOperand *in : g.getDpsInputOperands()) {
-    AffineMap m = g.getMatchingIndexingMap(in);
-    if (in->get() == v) {
-      if (!m.isIdentity())
-        return false;
-      readsV = true;
-    } else if (!tfrt::codegen::readsChannelsOnly(m)) {
-      return false;
-    }
-  }
-  return readsV;
-}
-
 /// The elementwise consumer of ConvTranspose `conv` on its 6-D result, if
 /// it has one that can run on bands: directly, or a consumer of the image
 /// rebuilt on the 6-D shape (expandConvTransposeConsumer). With `apply`
@@ -101,7 +72,9 @@ linalg::GenericOp epilogueOf(RewriterBase &rewriter, linalg::GenericOp conv,
     return {};
   Operation *user = *r.user_begin();
   if (auto g = dyn_cast<linalg::GenericOp>(user))
-    return bandableEpilogue(g, r) ? g : linalg::GenericOp();
+    return tfrt::bands::bandableElementwise(g, r, /*fullInputs=*/false)
+               ? g
+               : linalg::GenericOp();
   auto collapse = dyn_cast<tensor::CollapseShapeOp>(user);
   if (!collapse || collapse.getReassociationIndices() != imageDims() ||
       !collapse->hasOneUse())
@@ -119,7 +92,9 @@ linalg::GenericOp epilogueOf(RewriterBase &rewriter, linalg::GenericOp conv,
     return conv;
   linalg::GenericOp g6 =
       tfrt::conv::expandConvTransposeConsumer(rewriter, conv);
-  return g6 && bandableEpilogue(g6, r) ? g6 : linalg::GenericOp();
+  return g6 && tfrt::bands::bandableElementwise(g6, r, /*fullInputs=*/false)
+             ? g6
+             : linalg::GenericOp();
 }
 
 /// Whether `conv` can be a stage: batch 1, its init recomputable on a band.
